@@ -1,0 +1,122 @@
+"""Command line entry point: the TUI by default, `rank`, `list` and `bench` headless.
+
+Exit codes (DESIGN §5): 0 results, 1 no results, 2 usage or input error (message on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS = ("rank", "list", "bench")
+
+
+class UsageError(Exception):
+    """Bad input from the command line; printed on stderr, exit 2."""
+
+
+def parse_today(value: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected YYYY-MM-DD, got {value!r}") from None
+
+
+def non_negative_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {number}")
+    return number
+
+
+def add_common(parser: argparse.ArgumentParser, *, root: bool = True) -> None:
+    if root:
+        parser.add_argument("root", nargs="?", help="memory folder (default: auto-detect)")
+    parser.add_argument(
+        "--days", type=non_negative_int, default=None,
+        help="load daily notes from the last N days (default 30 or config; 0 = all)",
+    )
+    parser.add_argument(
+        "--today", type=parse_today, default=None, help="pretend today is YYYY-MM-DD"
+    )
+    parser.add_argument("--config", default=None, help="config TOML file")
+    parser.add_argument("--demo", action="store_true", help="use the bundled demo memory")
+
+
+def build_tui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memtui",
+        description="Search, rank and explain what your AI agent remembers.",
+        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench  (see --help of each)",
+    )
+    add_common(parser)
+    parser.add_argument("--query", "-q", default="", help="start with this query")
+    parser.add_argument("--theme", default=None, help="theme name")
+    parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
+    parser.add_argument("--version", action="version", version="memtui 0.1.0")
+    return parser
+
+
+def build_parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"memtui {command}")
+    if command == "rank":
+        parser.description = "Rank entries for a query and print them."
+        parser.add_argument("-q", "--query", required=True, help="the query")
+        add_common(parser)
+        parser.add_argument(
+            "-n", type=non_negative_int, default=5, help="how many results (0 = all)"
+        )
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--explain", action="store_true", help="show the score breakdown")
+        parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+    elif command == "list":
+        parser.description = "List loaded entries and skipped files."
+        add_common(parser)
+        parser.add_argument("--source", choices=("long_term", "daily", "note"), default=None)
+        parser.add_argument("--role", default=None, help="only entries of this role/file glob")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+    elif command == "bench":
+        parser.description = "Measure load, rerank and update speed against reference baselines."
+        add_common(parser)
+        parser.add_argument(
+            "--entries", type=non_negative_int, default=None,
+            help="generate a synthetic corpus of N entries instead of reading ROOT",
+        )
+        parser.add_argument("--queries", default=None, help="file with one query per line")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--tui", action="store_true", help="also measure through the app")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if args_list and args_list[0] in SUBCOMMANDS:
+            command = args_list[0]
+            args = build_parser(command).parse_args(args_list[1:])
+            if command == "rank":
+                from memtui.commands.rank import run_rank
+
+                return run_rank(args)
+            if command == "list":
+                from memtui.commands.listing import run_list
+
+                return run_list(args)
+            from memtui.commands.bench import run_bench
+
+            return run_bench(args)
+        args = build_tui_parser().parse_args(args_list)
+        from memtui.ui.app import run_tui
+
+        return run_tui(args)
+    except UsageError as exc:
+        print(f"memtui: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

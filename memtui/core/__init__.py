@@ -1,0 +1,1 @@
+"""The engine: parsing, store, index, ranking. Never imports Textual or Rich."""

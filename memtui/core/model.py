@@ -1,0 +1,205 @@
+"""Plain, frozen data shared by every layer: what an entry is, what was skipped, what changed.
+
+Nothing here imports Textual or Rich: the UI, the CLI and the tests all read these.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Source(StrEnum):
+    """Where an entry lives, which drives the source-priority factor."""
+
+    LONG_TERM = "long_term"
+    DAILY = "daily"
+    NOTE = "note"
+
+
+class DateOrigin(StrEnum):
+    """Where an entry's date came from, so the UI can say why it is dated."""
+
+    FILENAME = "filename"
+    HEADING = "heading"
+    TIMESTAMP_LINE = "timestamp_line"
+    FRONTMATTER = "frontmatter"
+    BRACKET = "bracket"
+    NONE = "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One searchable unit of memory: a section, a block, a history paragraph or a whole file.
+
+    `line_start`/`line_end` are 1-based and inclusive in the original file, counting only
+    `\\n` (after CRLF/CR normalisation) so an editor opened at `line_start` lands on it.
+    """
+
+    id: str
+    path: str
+    """Path relative to the root, POSIX separators."""
+    source: Source
+    title: str
+    heading_path: tuple[str, ...]
+    body: str
+    line_start: int
+    line_end: int
+    date: dt.date | None = None
+    time: dt.time | None = None
+    date_origin: DateOrigin = DateOrigin.NONE
+    position: int = 0
+    """0-based index of this entry among its file's entries."""
+    count: int = 1
+    """How many entries its file has."""
+    role: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: tuple[tuple[str, str], ...] = ()
+    """Frontmatter fields (name, description, type, title …) flattened to strings."""
+    warnings: tuple[str, ...] = ()
+    """Visible problems: invalid UTF-8, truncated, bad frontmatter …"""
+
+    @property
+    def when(self) -> dt.datetime | None:
+        """Date and time combined (midnight when only the day is known)."""
+        if self.date is None:
+            return None
+        return dt.datetime.combine(self.date, self.time or dt.time())
+
+    @property
+    def file_name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    def meta(self, key: str) -> str | None:
+        for name, value in self.metadata:
+            if name == key:
+                return value
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A path the store did not load, and why (shown in `list --json` and the UI)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChangeSet:
+    """What one batch of file changes did to the corpus, by entry id."""
+
+    added: frozenset[str] = frozenset()
+    removed: frozenset[str] = frozenset()
+    updated: frozenset[str] = frozenset()
+    paths: tuple[str, ...] = ()
+    """Relative paths whose entries changed, for notices like 'MEMORY.md: 2 entries added'."""
+    per_path: tuple[tuple[str, int, int, int], ...] = field(default=())
+    """(path, added, removed, updated) counts, one row per changed path."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.updated)
+
+
+# --- ranking results -------------------------------------------------------------------------
+# Produced by `core.rank`, read by the CLI and the UI. The explanation is built by the same code
+# that computes the score, so `Explanation.score == Hit.score` always.
+
+
+class MatchKind(StrEnum):
+    """How a query term met a document token; exact beats prefix beats fuzzy."""
+
+    EXACT = "exact"
+    PREFIX = "prefix"
+    SUBSTRING = "substring"
+    FUZZY = "fuzzy"
+    PHRASE = "phrase"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenMatch:
+    """One document token a query term matched, and how."""
+
+    token: str
+    kind: MatchKind
+    similarity: float
+    """1.0 for exact; below for prefix/fuzzy (the credit the match earned)."""
+    heading_count: int
+    body_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class TermMatch:
+    """A query term's contribution to relevance, with every number that went into it."""
+
+    term: str
+    weight: float
+    """Rarity weight (idf-like) of the term."""
+    score: float
+    """This term's un-normalised relevance contribution."""
+    matches: tuple[TokenMatch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Factor:
+    """One row of the breakdown: raw input -> value in [0, 1] × weight = contribution."""
+
+    name: str
+    raw: str
+    """Human-readable input, e.g. 'age 12 d, half-life 30 d'."""
+    value: float
+    weight: float
+    contribution: float
+
+
+@dataclass(frozen=True, slots=True)
+class Multiplier:
+    """A boost or penalty that fired, e.g. a config glob or a session boost."""
+
+    name: str
+    reason: str
+    factor: float
+
+
+@dataclass(frozen=True, slots=True)
+class Explanation:
+    """Everything needed to recompute and understand one hit's score."""
+
+    factors: tuple[Factor, ...]
+    terms: tuple[TermMatch, ...]
+    multipliers: tuple[Multiplier, ...]
+    base: float
+    """clamp01(sum of contributions)."""
+    score: float
+    """base × product of multipliers, clamped to [0, 1]."""
+    notes: tuple[str, ...] = ()
+    """E.g. 'unknown filter foo: treated as a term'."""
+    gap_to_previous: tuple[tuple[str, float], ...] = ()
+    """Per factor (and 'multipliers'), how much this hit trails the hit ranked above."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    rank: int
+    """1-based."""
+    entry: Entry
+    score: float
+    explanation: Explanation
+
+
+@dataclass(frozen=True, slots=True)
+class RankResult:
+    """A ranked answer to one query, with what is needed to explain an empty one."""
+
+    query: str
+    hits: tuple[Hit, ...]
+    total_matches: int
+    elapsed_ms: float
+    unmatched_terms: tuple[str, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    """Did-you-mean words from the vocabulary."""
+    hidden_by_window: int = 0
+    """Daily entries outside the date window that are not loaded."""
+    notes: tuple[str, ...] = ()

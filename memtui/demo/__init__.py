@@ -1,0 +1,1 @@
+"""Bundled demo memory (package data), dated relative to today at load."""

@@ -1,0 +1,1 @@
+"""The Textual front end: thin widgets over what `memtui.core` computed."""
