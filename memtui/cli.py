@@ -52,7 +52,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
-        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench  (see --help of each)",
+        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench (see --help)",
     )
     add_common(parser)
     parser.add_argument("--query", "-q", default="", help="start with this query")

@@ -1,0 +1,73 @@
+"""Make hostile text safe to show: the one place control characters become visible.
+
+Memory files are written by agents and pasted transcripts. Rich and Textual pass ESC, other C0
+controls and C1 codes straight to the terminal, so an OSC 52 sequence in a file could write the
+user's clipboard. Everything that reaches a screen or a terminal goes through `visible()` first:
+ESC becomes `␛` (so no escape sequence can start), other C0 controls become their Unicode
+control pictures, and C1 controls, DEL, bidi overrides and other invisible format characters
+become `<U+XXXX>`. Newlines and tabs are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BIDI_AND_INVISIBLE = (
+    "\u200b\u200c\u200d\u200e\u200f"  # zero-width space/joiners, LRM/RLM
+    "\u202a\u202b\u202c\u202d\u202e"  # bidi embeddings and overrides
+    "\u2066\u2067\u2068\u2069"  # bidi isolates
+    "\u2028\u2029"  # line/paragraph separators (would split lines in some views)
+    "\u061c\ufeff"  # Arabic letter mark, stray BOM / zero-width no-break space
+)
+
+
+def _build_table() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for code in range(0x20):
+        if chr(code) in "\n\t":
+            continue
+        table[code] = chr(0x2400 + code)  # ␀ … ␟, ESC → ␛
+    table[0x7F] = "␡"
+    for code in range(0x80, 0xA0):
+        table[code] = f"<U+{code:04X}>"
+    for char in _BIDI_AND_INVISIBLE:
+        table[ord(char)] = f"<U+{ord(char):04X}>"
+    return table
+
+
+_VISIBLE_TABLE = _build_table()
+_UNSAFE = re.compile("[" + re.escape("".join(chr(c) for c in _VISIBLE_TABLE)) + "]")
+
+
+def visible(text: str) -> str:
+    """Return `text` with every control, escape and bidi character made visible.
+
+    Idempotent, keeps `\\n` and `\\t`, and never shortens or reorders printable text.
+    """
+    if not _UNSAFE.search(text):
+        return text
+    return text.translate(_VISIBLE_TABLE)
+
+
+def has_unsafe(text: str) -> bool:
+    """True when `visible()` would change `text`."""
+    return _UNSAFE.search(text) is not None
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """A visible single-line rendering (titles, paths, notices), capped at `limit` characters."""
+    flat = visible(text).replace("\n", " ").replace("\t", " ")
+    if len(flat) > limit:
+        return flat[: limit - 1] + "…"
+    return flat
+
+
+def cap_lines(text: str, width: int = 2000) -> str:
+    """Cap every line at `width` characters so one 20 MB line cannot stall a view."""
+    if len(text) <= width:
+        return text
+    lines = text.split("\n")
+    return "\n".join(
+        line if len(line) <= width else f"{line[:width]}… [{len(line) - width:,} more chars]"
+        for line in lines
+    )
