@@ -1,0 +1,201 @@
+"""Watch the memory root and yield debounced batches of changed paths, whatever happens to it.
+
+`watchfiles` alone stops reporting when the watched folder is deleted (the inotify watch dies
+with the old inode), raises when the OS runs out of watches, and knows nothing about Markdown.
+`RootWatcher` supervises it: it filters events down to Markdown files and folders, notices the
+root disappearing or being replaced (checking its identity every `root_check_ms`), waits for it
+to come back and re-watches it, and falls back to polling when native watching fails. Every mode
+change comes with a batch, so a consumer that only reads batches always shows the right status.
+
+Events are hints, the disk is the truth: consumers re-stat the yielded paths; a batch with
+`rescan=True` (its only path is the root) means "reload everything".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncGenerator, AsyncIterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from watchfiles import Change, awatch
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+IGNORED_DIRS = frozenset(
+    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"}
+)
+
+
+class WatchMode(StrEnum):
+    """What the watcher is doing, in words the status bar can show as they are."""
+
+    WATCHING = "watching"
+    POLLING = "polling"
+    ROOT_MISSING = "root missing"
+    OFF = "off"
+
+
+@dataclass(frozen=True, slots=True)
+class WatchBatch:
+    """One debounced group of changes: absolute paths to re-stat, and the mode after them."""
+
+    paths: frozenset[Path]
+    mode: WatchMode
+    rescan: bool = False
+    """The root itself went away, came back or was re-watched: reload everything."""
+
+
+def is_relevant(change: Change, path: str) -> bool:
+    """Keep Markdown files, folders and deletions (a deleted folder has no suffix to judge by).
+
+    Paths inside VCS and tool folders are dropped so a `git commit` does not wake the UI.
+    """
+    parts = Path(path).parts
+    if any(part in IGNORED_DIRS for part in parts):
+        return False
+    if path.lower().endswith(MARKDOWN_SUFFIXES) or change == Change.deleted:
+        return True
+    return os.path.isdir(path)
+
+
+def _identity(root: Path) -> tuple[int, int] | None:
+    """(device, inode) of the root folder, or None when it is missing or not a folder."""
+    try:
+        info = root.stat()
+    except OSError:
+        return None
+    if not os.path.isdir(root):
+        return None
+    return (info.st_dev, info.st_ino)
+
+
+class RootWatcher:
+    """A supervised async iterator of `WatchBatch`es for one root folder.
+
+    Stop it with `stop()` (or by setting the `stop_event` passed in); iteration then ends within
+    about `step_ms`. Iterate it once.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        stop_event: asyncio.Event | None = None,
+        debounce_ms: int = 300,
+        step_ms: int = 50,
+        force_polling: bool = False,
+        poll_delay_ms: int = 300,
+        root_check_ms: int = 500,
+    ) -> None:
+        self.root = Path(os.path.abspath(root))
+        self.stop_event = stop_event or asyncio.Event()
+        self.debounce_ms = debounce_ms
+        self.step_ms = step_ms
+        self.poll_delay_ms = poll_delay_ms
+        self.root_check_ms = root_check_ms
+        self._polling = force_polling
+        self._mode = WatchMode.OFF
+        self.last_error: str | None = None
+        """Why native watching (or polling) last failed, for the UI's warnings view."""
+        self.live = asyncio.Event()
+        """Set while a watch session is confirmed running (it has reported at least once)."""
+
+    @property
+    def mode(self) -> WatchMode:
+        return self._mode
+
+    def stop(self) -> None:
+        self.stop_event.set()
+
+    def __aiter__(self) -> AsyncIterator[WatchBatch]:
+        return self._run()
+
+    def _session_mode(self) -> WatchMode:
+        return WatchMode.POLLING if self._polling else WatchMode.WATCHING
+
+    def _rescan(self) -> WatchBatch:
+        return WatchBatch(frozenset({self.root}), self._mode, rescan=True)
+
+    async def _run(self) -> AsyncGenerator[WatchBatch]:
+        identity = _identity(self.root)
+        try:
+            while not self.stop_event.is_set():
+                if identity is None:
+                    self._mode = WatchMode.ROOT_MISSING
+                    identity = await self._wait_for_root()
+                    if identity is None:
+                        return
+                    self._mode = self._session_mode()
+                    yield self._rescan()
+                    continue
+                self._mode = self._session_mode()
+                failed = False
+                async with contextlib.aclosing(self._session(identity)) as session:
+                    async for batch in session:
+                        if batch is None:
+                            failed = True
+                            break
+                        yield batch
+                if self.stop_event.is_set():
+                    return
+                new_identity = _identity(self.root)
+                if failed and not self._polling and new_identity is not None:
+                    self._polling = True
+                    self._mode = WatchMode.POLLING
+                    yield self._rescan()
+                elif failed and new_identity is not None:
+                    await self._sleep(self.root_check_ms * 4)
+                elif new_identity is None:
+                    self._mode = WatchMode.ROOT_MISSING
+                    yield self._rescan()
+                elif new_identity != identity:
+                    yield self._rescan()
+                identity = new_identity
+        finally:
+            self._mode = WatchMode.OFF
+
+    async def _session(self, identity: tuple[int, int]) -> AsyncGenerator[WatchBatch | None]:
+        """Watch until the root disappears or changes identity (ends) or watching fails (None)."""
+        changes_stream = awatch(
+            self.root,
+            watch_filter=is_relevant,
+            debounce=self.debounce_ms,
+            step=self.step_ms,
+            stop_event=self.stop_event,
+            rust_timeout=self.root_check_ms,
+            yield_on_timeout=True,
+            force_polling=self._polling,
+            poll_delay_ms=self.poll_delay_ms,
+            ignore_permission_denied=True,
+        )
+        try:
+            async with contextlib.aclosing(changes_stream):
+                async for changes in changes_stream:
+                    self.live.set()
+                    if _identity(self.root) != identity:
+                        return
+                    if changes:
+                        paths = frozenset(Path(path) for _, path in changes)
+                        yield WatchBatch(paths, self._mode)
+        except Exception as exc:  # native watching can fail in many ways: inotify limits, EACCES …
+            self.last_error = f"{type(exc).__name__}: {exc}"
+            yield None
+        finally:
+            self.live.clear()
+
+    async def _wait_for_root(self) -> tuple[int, int] | None:
+        """Poll until the root exists again; None when stopped first."""
+        while not self.stop_event.is_set():
+            identity = _identity(self.root)
+            if identity is not None:
+                return identity
+            await self._sleep(self.root_check_ms)
+        return None
+
+    async def _sleep(self, milliseconds: int) -> None:
+        """Sleep, but wake at once when stopped."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.stop_event.wait(), milliseconds / 1000)
