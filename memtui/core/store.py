@@ -1,0 +1,461 @@
+"""The loaded corpus: scan a root, window daily notes by date, apply file changes incrementally.
+
+The store only ever reads under the root. Scanning uses an explicit stack (a 1,200-level tree
+cannot raise RecursionError) capped at 64 levels. Decisions:
+
+* Only `.md` / `.markdown` files are memory; other files are skipped silently.
+* Folders that hold tooling rather than memory (`.git`, `node_modules`, `.venv` … see
+  `IGNORED_FOLDERS`) are not entered and are listed as skipped. Other hidden folders are scanned:
+  Claude Code keeps its memory in `.claude/memory/`.
+* Symlinks: a symlinked file is read only when its target is a regular file inside the root;
+  symlinked folders are never followed (inside the root they would duplicate or loop, outside
+  it they leave the root). FIFOs, sockets and devices are never opened: everything is
+  `lstat`-ed first, opened with `O_NONBLOCK` and `fstat`-ed again before reading.
+* A file is read up to 4 MiB; a longer one keeps what was read and its last entry says so.
+* The window hides daily notes dated before `today - days` (0 = no window) without reading
+  them; `hidden_by_window` counts their entries lazily, on first use. `HISTORY.md` is windowed
+  per entry (it is one long append-only daily log). Long-term files, notes and undated daily
+  notes always load.
+
+Every mutation builds new dicts and swaps them in, so readers on other threads always see a
+consistent snapshot (the engine serialises `apply_changes`/`set_window` itself).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import errno
+import os
+import stat
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import MappingProxyType
+
+from memtui.core.model import ChangeSet, Entry, Skipped, Source
+from memtui.core.parse import FileKind, classify, is_markdown, parse_file
+from memtui.core.text import BinaryFile, complete_utf8_prefix, decode
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_FILES = 20_000
+IGNORED_FOLDERS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".jj", "node_modules", ".venv", "venv", "__pycache__",
+        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".idea", ".vscode",
+        ".obsidian", ".trash", ".Trash", "site-packages",
+    }
+)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_READ_CHUNK = 1024 * 1024
+
+Signature = tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class _File:
+    signature: Signature
+    kind: FileKind
+    entries: tuple[Entry, ...] | None
+    """Every entry of the file; None while a daily note outside the window is still unread."""
+
+
+@dataclass(slots=True)
+class _Scan:
+    found: dict[str, os.stat_result]
+    skipped: dict[str, str]
+    overflow: int = 0
+
+
+def _signature(info: os.stat_result) -> Signature:
+    return (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def _in_scope(path: str, scope: str) -> bool:
+    return not scope or path == scope or path.startswith(scope + "/")
+
+
+class Store:
+    """Every entry under `root`, windowed by date; see the module docstring for the rules."""
+
+    def __init__(self, root: Path, *, days: int = 30, today: dt.date | None = None) -> None:
+        self.root = Path(root)
+        self.days = days
+        self.today = today or dt.date.today()
+        self._files: dict[str, _File] = {}
+        self._skipped: dict[str, str] = {}
+        self._by_path: dict[str, tuple[Entry, ...]] = {}
+        self._entries: dict[str, Entry] = {}
+        self._hidden: int | None = None
+        self._root_missing = False
+
+    # --- reading -----------------------------------------------------------------------------
+
+    @property
+    def entries(self) -> Mapping[str, Entry]:
+        """id -> Entry for every loaded entry (a read-only view of the current snapshot)."""
+        return MappingProxyType(self._entries)
+
+    def entries_in(self, path: str) -> tuple[Entry, ...]:
+        """One file's loaded entries, in file order."""
+        return self._by_path.get(path, ())
+
+    def paths(self) -> list[str]:
+        """Relative paths of the loaded files (daily notes outside the window excluded)."""
+        return sorted(path for path, record in self._files.items() if self._in_window(record))
+
+    @property
+    def skipped(self) -> tuple[Skipped, ...]:
+        return tuple(Skipped(path, reason) for path, reason in sorted(self._skipped.items()))
+
+    @property
+    def hidden_by_window(self) -> int:
+        """Daily-note entries outside the date window (their files are parsed on first use)."""
+        if self._hidden is None:
+            cutoff = self._cutoff()
+            hidden = 0
+            if cutoff is not None:
+                for path, record in list(self._files.items()):
+                    entries = self._parsed(path, record)
+                    hidden += sum(1 for entry in entries if not self._entry_visible(entry, cutoff))
+            self._hidden = hidden
+        return self._hidden
+
+    # --- loading -----------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Scan the whole root and (re)load everything in the window."""
+        self._files = {}
+        self._skipped = {}
+        self._by_path = {}
+        self._entries = {}
+        self._hidden = None
+        self._root_missing = not self.root.is_dir()
+        if self._root_missing:
+            return
+        self._reconcile("", self._walk(""), forced=set(), touched=set())
+        self._rebuild_all()
+
+    def set_window(self, days: int) -> ChangeSet:
+        """Change the window (0 = all) and load or unload daily notes accordingly."""
+        before = self._by_path
+        self.days = days
+        self._hidden = None
+        self._rebuild_all()
+        return self._diff(before, set(before) | set(self._by_path))
+
+    def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
+        """Re-check the hinted paths against the disk (the truth) and report what changed."""
+        before = self._by_path
+        touched: set[str] = set()
+        if not self.root.is_dir():
+            if not self._root_missing:
+                touched = set(self._files)
+                self._files = {}
+                self._skipped = {}
+                self._root_missing = True
+        elif self._root_missing:
+            self._root_missing = False
+            touched = set(self._files)
+            self._reconcile("", self._walk(""), forced=set(), touched=touched)
+        else:
+            scopes = {rel for rel in (self._relative(hint) for hint in paths) if rel is not None}
+            if "" in scopes:
+                scopes = {""}
+            for scope in sorted(scopes):
+                self._reconcile(scope, self._scan_scope(scope), forced={scope}, touched=touched)
+        if not touched:
+            return ChangeSet()
+        self._hidden = None
+        self._rebuild(touched)
+        return self._diff(before, touched)
+
+    # --- internals: window ---------------------------------------------------------------------
+
+    def _cutoff(self) -> dt.date | None:
+        return None if self.days <= 0 else self.today - dt.timedelta(days=self.days)
+
+    def _in_window(self, record: _File) -> bool:
+        cutoff = self._cutoff()
+        kind = record.kind
+        return cutoff is None or kind.source is not Source.DAILY or kind.date is None or (
+            kind.date >= cutoff
+        )
+
+    @staticmethod
+    def _entry_visible(entry: Entry, cutoff: dt.date) -> bool:
+        if entry.source is not Source.DAILY or entry.date is None:
+            return True
+        return entry.date >= cutoff
+
+    def _visible(self, path: str, record: _File) -> tuple[Entry, ...]:
+        if not self._in_window(record):
+            return ()
+        entries = self._parsed(path, record)
+        cutoff = self._cutoff()
+        if record.kind.history and cutoff is not None:
+            return tuple(entry for entry in entries if self._entry_visible(entry, cutoff))
+        return entries
+
+    def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
+        """The file's entries, reading it now if it was left unread by the window."""
+        if record.entries is None:
+            result = self._read(path)
+            if isinstance(result, str):
+                record.entries = ()
+                self._skipped = {**self._skipped, path: result}
+            else:
+                record.entries = result
+        return record.entries
+
+    def _rebuild_all(self) -> None:
+        self._rebuild(set(self._by_path) | set(self._files))
+
+    def _rebuild(self, touched: set[str]) -> None:
+        by_path = dict(self._by_path)
+        entries = dict(self._entries)
+        for path in touched:
+            for entry in by_path.pop(path, ()):
+                entries.pop(entry.id, None)
+            record = self._files.get(path)
+            if record is None:
+                continue
+            visible = self._visible(path, record)
+            if visible or self._in_window(record):
+                by_path[path] = visible
+            for entry in visible:
+                entries[entry.id] = entry
+        self._by_path = by_path
+        self._entries = entries
+
+    def _diff(self, before: Mapping[str, tuple[Entry, ...]], paths: set[str]) -> ChangeSet:
+        added: set[str] = set()
+        removed: set[str] = set()
+        updated: set[str] = set()
+        rows: list[tuple[str, int, int, int]] = []
+        for path in sorted(paths):
+            old = {entry.id: entry for entry in before.get(path, ())}
+            new = {entry.id: entry for entry in self._by_path.get(path, ())}
+            path_added = new.keys() - old.keys()
+            path_removed = old.keys() - new.keys()
+            path_updated = {key for key in new.keys() & old.keys() if new[key] != old[key]}
+            if path_added or path_removed or path_updated:
+                rows.append((path, len(path_added), len(path_removed), len(path_updated)))
+                added |= path_added
+                removed |= path_removed
+                updated |= path_updated
+        return ChangeSet(
+            added=frozenset(added),
+            removed=frozenset(removed),
+            updated=frozenset(updated),
+            paths=tuple(row[0] for row in rows),
+            per_path=tuple(rows),
+        )
+
+    # --- internals: disk -----------------------------------------------------------------------
+
+    def _relative(self, hint: str | Path) -> str | None:
+        """A hint as a root-relative POSIX path ('' = the root), or None when outside the root."""
+        candidate = Path(hint)
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        for base in (self.root.absolute(), Path(os.path.realpath(self.root))):
+            try:
+                relative = Path(os.path.normpath(candidate.absolute())).relative_to(base)
+            except ValueError:
+                continue
+            text = relative.as_posix()
+            return "" if text == "." else text
+        return None
+
+    def _reconcile(self, scope: str, scan: _Scan, *, forced: set[str], touched: set[str]) -> None:
+        """Make the records under `scope` match `scan`, reading new or changed files."""
+        files = dict(self._files)
+        skipped = {path: why for path, why in self._skipped.items() if not _in_scope(path, scope)}
+        skipped.update(scan.skipped)
+        for path in [path for path in files if _in_scope(path, scope)]:
+            if path not in scan.found:
+                del files[path]
+                touched.add(path)
+        for path in sorted(scan.found):
+            info = scan.found[path]
+            old = files.get(path)
+            signature = _signature(info)
+            if old is not None and old.signature == signature and path not in forced:
+                continue
+            kind = classify(path)
+            record = _File(signature, kind, None)
+            files[path] = record
+            touched.add(path)
+            if self._in_window(record):
+                result = self._read(path)
+                if isinstance(result, str):
+                    del files[path]
+                    skipped[path] = result
+                else:
+                    record.entries = result
+        if scan.overflow:
+            skipped[scope or "."] = (
+                f"{scan.overflow:,} more Markdown files not loaded (limit {MAX_FILES:,})"
+            )
+        self._files = files
+        self._skipped = skipped
+
+    def _scan_scope(self, scope: str) -> _Scan:
+        """What is on disk at one hinted path: a file, a folder to rescan, or nothing."""
+        scan = _Scan({}, {})
+        parts = scope.split("/")
+        if len(parts) - 1 > MAX_DEPTH or any(part in IGNORED_FOLDERS for part in parts[:-1]):
+            return scan
+        for depth in range(1, len(parts)):
+            try:
+                if not stat.S_ISDIR(os.lstat(self.root.joinpath(*parts[:depth])).st_mode):
+                    return scan
+            except OSError:
+                return scan
+        target = self.root.joinpath(*parts)
+        try:
+            info = os.lstat(target)
+        except OSError:
+            return scan
+        if stat.S_ISDIR(info.st_mode):
+            if parts[-1] in IGNORED_FOLDERS:
+                scan.skipped[scope] = f"ignored folder ({parts[-1]})"
+            elif len(parts) > MAX_DEPTH:
+                scan.skipped[scope] = f"deeper than {MAX_DEPTH} folders (not scanned)"
+            else:
+                return self._walk(scope)
+            return scan
+        self._examine(scope, str(target), info, scan)
+        return scan
+
+    def _walk(self, start: str) -> _Scan:
+        """Scan a folder subtree with an explicit stack (no recursion)."""
+        scan = _Scan({}, {})
+        stack = [(start, start.count("/") + 1 if start else 0)]
+        while stack:
+            folder, depth = stack.pop()
+            absolute = str(self.root / folder) if folder else str(self.root)
+            try:
+                with os.scandir(absolute) as iterator:
+                    items = list(iterator)
+            except FileNotFoundError:
+                continue
+            except PermissionError:
+                scan.skipped[folder or "."] = "folder not readable (permission denied)"
+                continue
+            except OSError as exc:
+                scan.skipped[folder or "."] = f"folder not readable ({exc.strerror or exc})"
+                continue
+            for item in items:
+                path = f"{folder}/{item.name}" if folder else item.name
+                try:
+                    info = item.stat(follow_symlinks=False)
+                except OSError as exc:
+                    if is_markdown(item.name):
+                        scan.skipped[path] = f"cannot stat ({exc.strerror or exc})"
+                    continue
+                if stat.S_ISDIR(info.st_mode):
+                    if item.name in IGNORED_FOLDERS:
+                        scan.skipped[path] = f"ignored folder ({item.name})"
+                    elif depth + 1 > MAX_DEPTH:
+                        scan.skipped[path] = f"deeper than {MAX_DEPTH} folders (not scanned)"
+                    else:
+                        stack.append((path, depth + 1))
+                else:
+                    self._examine(path, item.path, info, scan)
+        return scan
+
+    def _examine(self, path: str, absolute: str, info: os.stat_result, scan: _Scan) -> None:
+        """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
+        name = path.rsplit("/", 1)[-1]
+        markdown = is_markdown(name)
+        if stat.S_ISLNK(info.st_mode):
+            self._examine_link(path, absolute, markdown, scan)
+        elif stat.S_ISREG(info.st_mode):
+            if markdown:
+                self._add_found(path, info, scan)
+        elif markdown:
+            scan.skipped[path] = "not a regular file (FIFO, socket or device): never opened"
+
+    def _examine_link(self, path: str, absolute: str, markdown: bool, scan: _Scan) -> None:
+        try:
+            target_info = os.stat(absolute)
+        except FileNotFoundError:
+            if markdown:
+                scan.skipped[path] = "broken symlink"
+            return
+        except OSError as exc:
+            if markdown or exc.errno == errno.ELOOP:
+                scan.skipped[path] = f"symlink not followed ({exc.strerror or exc})"
+            return
+        target = os.path.realpath(absolute)
+        real_root = os.path.realpath(self.root)
+        inside = target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
+        if stat.S_ISDIR(target_info.st_mode):
+            scan.skipped[path] = (
+                "symlinked folder not followed (it would duplicate or loop)"
+                if inside
+                else "symlink leaves the memory folder (not followed)"
+            )
+        elif not markdown:
+            return
+        elif not inside:
+            scan.skipped[path] = "symlink leaves the memory folder (not followed)"
+        elif not stat.S_ISREG(target_info.st_mode):
+            scan.skipped[path] = "symlink to a FIFO, socket or device: never opened"
+        else:
+            self._add_found(path, target_info, scan)
+
+    @staticmethod
+    def _add_found(path: str, info: os.stat_result, scan: _Scan) -> None:
+        if len(scan.found) >= MAX_FILES:
+            scan.overflow += 1
+        else:
+            scan.found[path] = info
+
+    def _read(self, path: str) -> tuple[Entry, ...] | str:
+        """Read, decode and parse one file; a string is the reason it was skipped."""
+        absolute = self.root / path
+        try:
+            descriptor = os.open(absolute, _OPEN_FLAGS)
+        except PermissionError:
+            return "not readable (permission denied)"
+        except OSError as exc:
+            return f"not readable ({exc.strerror or exc})"
+        try:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                return "not a regular file (FIFO, socket or device): never read"
+            chunks: list[bytes] = []
+            remaining = MAX_FILE_BYTES + 1
+            while remaining > 0:
+                chunk = os.read(descriptor, min(_READ_CHUNK, remaining))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+        except OSError as exc:
+            return f"not readable ({exc.strerror or exc})"
+        finally:
+            os.close(descriptor)
+        data = b"".join(chunks)
+        truncated = len(data) > MAX_FILE_BYTES
+        if truncated:
+            data = data[:MAX_FILE_BYTES]
+            data = data[: len(data) // 2 * 2] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else (
+                complete_utf8_prefix(data)
+            )
+        try:
+            decoded = decode(data)
+        except BinaryFile as exc:
+            return str(exc)
+        entries = parse_file(path, decoded.text, warnings=decoded.warnings)
+        if truncated and entries:
+            size = max(info.st_size, MAX_FILE_BYTES + 1)
+            notice = (
+                f"truncated: the file is {size:,} bytes; only the first "
+                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB are loaded"
+            )
+            entries[-1] = replace(entries[-1], warnings=(*entries[-1].warnings, notice))
+        return tuple(entries)
