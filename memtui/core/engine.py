@@ -1,0 +1,185 @@
+"""The facade the CLI, the TUI and the bench use: a Store, its Index and a Ranker behind one lock.
+
+Thread-safe: one lock serialises mutations (load, apply_changes, set_window, weights, boosts)
+against searches. Hits explain themselves lazily from an immutable snapshot of the arrays they
+were scored with, so reading an explanation never needs the lock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from memtui.core.config import Config
+from memtui.core.index import Index
+from memtui.core.model import ChangeSet, Entry, Explanation, RankResult
+from memtui.core.query import Query, parse_query
+from memtui.core.rank import (
+    RankContext,
+    Ranker,
+    Settings,
+    build_result,
+    elapsed_since,
+    make_settings,
+)
+from memtui.core.store import Store
+
+
+class Engine:
+    def __init__(
+        self, root: Path, config: Config, *, today: dt.date, days: int | None = None
+    ) -> None:
+        self.config = config
+        self.today = today
+        self.store = Store(root, days=config.days if days is None else days, today=today)
+        self.warnings: list[str] = []
+        self._lock = threading.RLock()
+        self._index = Index()
+        self._session_boosts: dict[str, float] = {}
+        self._weights: dict[str, float] = dict(config.weights)
+        self._half_life = config.half_life_days
+        self._ranker = Ranker(self._index, self._settings())
+        self._contexts: dict[str, RankContext] = {}
+
+    # --- loading and changes ---------------------------------------------------------------
+
+    def load(self) -> None:
+        """Read the whole root and build the index."""
+        with self._lock:
+            self.store.load()
+            self._load(self.store.entries.values())
+
+    def load_entries(self, entries: Iterable[Entry]) -> None:
+        """Index entries made elsewhere (benchmarks, tests) instead of reading the root."""
+        with self._lock:
+            self._load(entries)
+
+    def _load(self, entries: Iterable[Entry]) -> None:
+        self._index.rebuild(sorted(entries, key=lambda e: (e.path, e.line_start, e.id)))
+        self._ranker.sync()
+        self._contexts = {}
+
+    def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
+        """Re-read the changed paths and update the index per file."""
+        with self._lock:
+            changes = self.store.apply_changes(paths)
+            self._reindex(changes)
+            return changes
+
+    def set_window(self, days: int) -> ChangeSet:
+        """Load daily notes of the last `days` days (0 = all)."""
+        with self._lock:
+            changes = self.store.set_window(days)
+            self._reindex(changes)
+            return changes
+
+    def _reindex(self, changes: ChangeSet) -> None:
+        if not changes.paths:
+            return
+        self._index.replace_paths({path: self.store.entries_in(path) for path in changes.paths})
+        self._ranker.sync()
+        self._contexts = {}
+
+    # --- settings --------------------------------------------------------------------------
+
+    def set_weights(
+        self, weights: Mapping[str, float] | None = None, half_life_days: float | None = None
+    ) -> None:
+        """Change factor weights (normalised to sum 1) and/or the recency half-life."""
+        with self._lock:
+            if weights:
+                self._weights.update(weights)
+            recency_changed = half_life_days is not None and half_life_days != self._half_life
+            if half_life_days is not None:
+                if half_life_days <= 0:
+                    raise ValueError("half_life_days must be above 0")
+                self._half_life = half_life_days
+            self._ranker.update_settings(self._settings(), statics=recency_changed)
+            self._contexts = {}
+
+    def set_session_boost(self, path: str, factor: float | None) -> None:
+        """Multiply every entry of `path` by `factor` for this session (None clears it)."""
+        with self._lock:
+            if factor is None:
+                self._session_boosts.pop(path, None)
+            else:
+                if not 0 <= factor <= 10:
+                    raise ValueError(f"session boost must be between 0 and 10, got {factor}")
+                self._session_boosts[path] = factor
+            self._ranker.update_settings(self._settings(), statics=False)
+            self._ranker.refresh_paths([path])
+            self._contexts = {}
+
+    @property
+    def session_boosts(self) -> Mapping[str, float]:
+        return dict(self._session_boosts)
+
+    @property
+    def weights(self) -> Mapping[str, float]:
+        """The normalised weights in use."""
+        return dict(self._ranker.settings.weights)
+
+    def _settings(self) -> Settings:
+        settings, note = make_settings(
+            self.config, today_ordinal=self.today.toordinal(), weights=self._weights,
+            half_life_days=self._half_life, session_boosts=self._session_boosts,
+        )
+        if note and note not in self.warnings:
+            self.warnings.append(note)
+        return settings
+
+    # --- searching -------------------------------------------------------------------------
+
+    def search(self, query: str, *, limit: int | None = None) -> RankResult:
+        """Rank entries for `query` (empty = browse, newest first); raises QueryError."""
+        start = time.perf_counter()
+        parsed = parse_query(query)
+        with self._lock:
+            context = self._context(parsed)
+            unmatched = tuple(term.term for term in context.terms if term.matches == 0)
+            suggestions = self._ranker.suggestions(unmatched) if unmatched else ()
+            hidden = self.store.hidden_by_window
+        return build_result(
+            context, limit, elapsed_since(start), unmatched=unmatched, suggestions=suggestions,
+            hidden_by_window=hidden,
+        )
+
+    def explain(self, entry_id: str, query: str) -> Explanation | None:
+        """The explanation of one entry for `query`, ranked or not (None if no such entry)."""
+        parsed = parse_query(query)
+        with self._lock:
+            slot = self._index.slot_of.get(entry_id)
+            if slot is None:
+                return None
+            context = self._context(parsed)
+        rank = context.rank_of(slot)
+        previous = None
+        if rank is not None and rank > 1:
+            previous = int(context.order(None)[rank - 2])
+        return context.explain(slot, previous)
+
+    def _context(self, query: Query) -> RankContext:
+        context = self._contexts.get(query.text)
+        if context is None:
+            if len(self._contexts) > 64:
+                self._contexts = {}
+            context = self._ranker.rank(query)
+            self._contexts[query.text] = context
+        return context
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def entry(self, entry_id: str) -> Entry | None:
+        with self._lock:
+            slot = self._index.slot_of.get(entry_id)
+            return None if slot is None else self._index.entries[slot]
+
+    def __len__(self) -> int:
+        return self._index.live_count
+
+    @property
+    def vocabulary_size(self) -> int:
+        return self._index.vocabulary_size

@@ -1,0 +1,413 @@
+"""Inverted index over entries, updated per file, with prefix, word-variant and fuzzy expansion.
+
+Layout (why it is fast): every entry gets an integer *slot*. A `Segment` holds its vocabulary
+sorted, so term ids follow sorted order and all words starting with a prefix form one contiguous
+id range found by bisect; its postings are numpy arrays in CSR form (`ptr[id]:ptr[id+1]` are the
+postings of word `id`). Expanding a query term is a few bisects and array slices; the ranker then
+scores all postings in one vectorised step.
+
+Updates never rebuild the whole index: the *main* segment is built once at load; entries of files
+that change afterwards go to a small *delta* segment (rebuilt from cached token counts of just
+those entries) and their old slots are marked dead. Only when dead slots outnumber live ones (long
+sessions with many edits) is everything compacted into a fresh main segment.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz.distance import OSA
+from rapidfuzz.process import extract
+
+from memtui.core.model import Entry, MatchKind
+from memtui.core.tokenize import is_cjk, phrase_key, tokens
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+HEADING_WEIGHT = 2.0
+"""A heading occurrence counts as this many body occurrences."""
+PREFIX_BASE_CREDIT = 0.6
+"""Prefix credit = base + (1 - base) · len(term) / len(word): closer completions earn more."""
+VARIANT_CREDIT = 0.7
+"""Credit of a word variant (the term minus a common suffix, e.g. deployment -> deploy*)."""
+FUZZY_CREDIT_SCALE = 0.8
+"""Fuzzy credit = scale · OSA similarity, so a typo match stays below a real one."""
+FUZZY_MIN_CHARS = 4
+FUZZY_CUTOFF = 0.75
+"""Minimum normalised OSA similarity (1 edit in 4 letters, 2 in 8)."""
+FUZZY_LIMIT = 8
+MIN_VARIANT_STEM = 4
+_SUFFIXES = (
+    "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
+    "ies", "ers", "er", "ed", "es", "s",
+)
+_TOP = "\U0010ffff"
+_METADATA_KEYS = ("name", "title", "description", "summary")
+_CACHE_LIMIT = 1024
+
+
+def heading_text(entry: Entry) -> str:
+    """The text that counts as heading: title, parent headings, tags and frontmatter summary."""
+    parts = [entry.title, *entry.heading_path, *entry.tags]
+    parts.extend(value for key in _METADATA_KEYS if (value := entry.meta(key)))
+    return "\n".join(dict.fromkeys(part for part in parts if part))
+
+
+def heading_and_body_keys(entry: Entry) -> tuple[str, str]:
+    """Heading and body as phrase keys, for verifying "exact phrase" matches."""
+    return phrase_key(heading_text(entry)), phrase_key(entry.body)
+
+
+def entry_counts(entry: Entry) -> tuple[Counter[str], Counter[str]]:
+    """Token counts of an entry's heading text and body."""
+    return Counter(tokens(heading_text(entry))), Counter(tokens(entry.body))
+
+
+def variant_stem(term: str) -> str | None:
+    """The term without a common English suffix, if what is left is long enough to mean it."""
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= MIN_VARIANT_STEM:
+            return term[: -len(suffix)]
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """An immutable CSR inverted index over some slots."""
+
+    words: list[str]
+    word_lengths: FloatArray
+    ptr: IntArray
+    docs: IntArray
+    heading: IntArray
+    body: IntArray
+    weighted_tf: FloatArray
+    """HEADING_WEIGHT · heading + body, per posting."""
+
+    def id_range(self, prefix: str) -> tuple[int, int]:
+        """Ids of all words starting with `prefix` (contiguous because ids follow sorted order)."""
+        lo = bisect.bisect_left(self.words, prefix)
+        return lo, bisect.bisect_left(self.words, prefix + _TOP, lo)
+
+    def word_id(self, word: str) -> int | None:
+        at = bisect.bisect_left(self.words, word)
+        return at if at < len(self.words) and self.words[at] == word else None
+
+
+def build_segment(counted: Iterable[tuple[int, Counter[str], Counter[str]]]) -> Segment:
+    """Build a segment from (slot, heading counts, body counts); postings sorted by word, slot."""
+    posting_words: list[str] = []
+    slots: list[int] = []
+    heading: list[int] = []
+    body: list[int] = []
+    for slot, heading_counts, body_counts in counted:
+        for word in heading_counts.keys() | body_counts.keys():
+            posting_words.append(word)
+            slots.append(slot)
+            heading.append(heading_counts.get(word, 0))
+            body.append(body_counts.get(word, 0))
+    vocabulary = sorted(set(posting_words))
+    word_ids = {word: i for i, word in enumerate(vocabulary)}
+    ids = np.fromiter((word_ids[w] for w in posting_words), dtype=np.int64, count=len(slots))
+    docs = np.asarray(slots, dtype=np.int64)
+    order = np.lexsort((docs, ids))
+    heading_array = np.asarray(heading, dtype=np.int64)[order]
+    body_array = np.asarray(body, dtype=np.int64)[order]
+    ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(ids, minlength=len(vocabulary)), out=ptr[1:])
+    return Segment(
+        words=vocabulary,
+        word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
+        ptr=ptr,
+        docs=docs[order],
+        heading=heading_array,
+        body=body_array,
+        weighted_tf=(HEADING_WEIGHT * heading_array + body_array).astype(np.float64),
+    )
+
+
+EMPTY_SEGMENT = build_segment(())
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """Everything a query term matched: words, their credits, and the postings to score.
+
+    Postings are concatenated word by word; `word_ptr[i]:word_ptr[i+1]` are word i's postings.
+    The ranker sums `contributions` per slot; the explanation reads the same arrays back.
+    """
+
+    term: str
+    words: list[str]
+    word_credits: FloatArray
+    word_ptr: IntArray
+    fuzzy: Mapping[str, float]
+    """Words matched only fuzzily -> their OSA similarity."""
+    stem: str | None
+    docs: IntArray
+    heading: IntArray
+    body: IntArray
+    contributions: FloatArray
+    """credit · weighted_tf per posting."""
+
+    def kind(self, word: str) -> MatchKind:
+        if word == self.term:
+            return MatchKind.EXACT
+        if word in self.fuzzy:
+            return MatchKind.FUZZY
+        return MatchKind.PREFIX
+
+    @property
+    def empty(self) -> bool:
+        return len(self.docs) == 0
+
+
+class Index:
+    """Slots, live flags, token lengths and the two segments; not thread-safe (Engine locks)."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.alive: npt.NDArray[np.bool_] = np.zeros(0, dtype=bool)
+        self.lengths: FloatArray = np.zeros(0)
+        self.slot_of: dict[str, int] = {}
+        self.slots_of_path: dict[str, list[int]] = {}
+        self.main: Segment = EMPTY_SEGMENT
+        self.delta: Segment = EMPTY_SEGMENT
+        self._delta_counts: dict[int, tuple[Counter[str], Counter[str]]] = {}
+        self._by_length: dict[int, list[str]] = {}
+        self._cache: dict[tuple[str, bool], Expansion] = {}
+        self.version = 0
+        self.generation = 0
+        """Bumped when slots are renumbered (rebuild/compaction): per-slot arrays must be redone."""
+        self._vocabulary_size = 0
+        self.live_count = 0
+        self.total_length = 0.0
+
+    # --- building and updating --------------------------------------------------------------
+
+    def rebuild(self, entries: Iterable[Entry]) -> None:
+        """Index `entries` from scratch (load, or compaction)."""
+        self.entries = []
+        self.slot_of = {}
+        self.slots_of_path = {}
+        counted = []
+        lengths = []
+        for entry in entries:
+            slot = self._claim_slot(entry)
+            heading_counts, body_counts = entry_counts(entry)
+            counted.append((slot, heading_counts, body_counts))
+            lengths.append(float(heading_counts.total() + body_counts.total()))
+        self.main = build_segment(counted)
+        self.delta = EMPTY_SEGMENT
+        self._delta_counts = {}
+        self.alive = np.ones(len(self.entries), dtype=bool)
+        self.lengths = np.asarray(lengths, dtype=np.float64)
+        self.live_count = len(self.entries)
+        self.total_length = float(self.lengths.sum())
+        self.generation += 1
+        self._refresh_vocabulary()
+
+    def replace_paths(self, entries_by_path: Mapping[str, Sequence[Entry]]) -> list[int]:
+        """Replace every entry of the given paths (an empty sequence removes the file).
+
+        Returns the new slots. Old slots are marked dead; new entries go to the delta segment.
+        """
+        alive = self.alive.copy()
+        for path in entries_by_path:
+            for slot in self.slots_of_path.pop(path, []):
+                if alive[slot]:
+                    alive[slot] = False
+                    self.live_count -= 1
+                    self.total_length -= float(self.lengths[slot])
+                    self._delta_counts.pop(slot, None)
+                    entry = self.entries[slot]
+                    if self.slot_of.get(entry.id) == slot:
+                        del self.slot_of[entry.id]
+        new_slots: list[int] = []
+        new_lengths: list[float] = []
+        for entries in entries_by_path.values():
+            for entry in entries:
+                slot = self._claim_slot(entry)
+                counts = entry_counts(entry)
+                self._delta_counts[slot] = counts
+                new_slots.append(slot)
+                new_lengths.append(float(counts[0].total() + counts[1].total()))
+        self.alive = np.concatenate([alive, np.ones(len(new_slots), dtype=bool)])
+        self.lengths = np.concatenate([self.lengths, np.asarray(new_lengths, dtype=np.float64)])
+        self.live_count += len(new_slots)
+        self.total_length += sum(new_lengths)
+        dead = len(self.entries) - self.live_count
+        if dead > max(1000, self.live_count):
+            self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
+            return [self.slot_of[entry.id] for entries in entries_by_path.values()
+                    for entry in entries]
+        self.delta = build_segment(
+            (slot, heading, body) for slot, (heading, body) in sorted(self._delta_counts.items())
+        )
+        self._refresh_vocabulary()
+        return new_slots
+
+    def _claim_slot(self, entry: Entry) -> int:
+        slot = len(self.entries)
+        self.entries.append(entry)
+        self.slot_of[entry.id] = slot
+        self.slots_of_path.setdefault(entry.path, []).append(slot)
+        return slot
+
+    def _refresh_vocabulary(self) -> None:
+        by_length: dict[int, list[str]] = {}
+        vocabulary = self._vocabulary()
+        self._vocabulary_size = len(vocabulary)
+        for word in vocabulary:
+            if not is_cjk(word):
+                by_length.setdefault(len(word), []).append(word)
+        self._by_length = by_length
+        self._cache = {}
+        self.version += 1
+
+    def _vocabulary(self) -> list[str]:
+        if not self.delta.words:
+            return self.main.words
+        return sorted(set(self.main.words).union(self.delta.words))
+
+    # --- reading ----------------------------------------------------------------------------
+
+    @property
+    def capacity(self) -> int:
+        """Number of slots ever handed out since the last rebuild (arrays are this long)."""
+        return len(self.entries)
+
+    @property
+    def average_length(self) -> float:
+        return self.total_length / self.live_count if self.live_count else 1.0
+
+    @property
+    def vocabulary_size(self) -> int:
+        return self._vocabulary_size
+
+    def live_entries(self) -> list[Entry]:
+        return [self.entries[slot] for slot in np.flatnonzero(self.alive)]
+
+    def expand(self, term: str, *, prefix: bool) -> Expansion:
+        """The words `term` matches (exact, prefix, variant, fuzzy) and their postings; cached."""
+        key = (term, prefix)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        expansion = self._expand(term, prefix=prefix and not is_cjk(term))
+        self._cache[key] = expansion
+        return expansion
+
+    def _expand(self, term: str, *, prefix: bool) -> Expansion:
+        stem = variant_stem(term) if prefix else None
+        pieces: list[tuple[Segment, int, int, FloatArray]] = []
+        for segment in (self.main, self.delta):
+            pieces.extend(self._segment_pieces(segment, term, stem, prefix=prefix))
+        fuzzy: dict[str, float] = {}
+        if not pieces and len(term) >= FUZZY_MIN_CHARS and not is_cjk(term):
+            fuzzy = self.fuzzy_words(term)
+            for word, similarity in fuzzy.items():
+                for segment in (self.main, self.delta):
+                    word_id = segment.word_id(word)
+                    if word_id is not None:
+                        credit = np.array([FUZZY_CREDIT_SCALE * similarity])
+                        pieces.append((segment, word_id, word_id + 1, credit))
+        return _assemble(term, stem, pieces, fuzzy)
+
+    @staticmethod
+    def _segment_pieces(
+        segment: Segment, term: str, stem: str | None, *, prefix: bool
+    ) -> list[tuple[Segment, int, int, FloatArray]]:
+        if not prefix:
+            word_id = segment.word_id(term)
+            if word_id is None:
+                return []
+            return [(segment, word_id, word_id + 1, np.ones(1))]
+        lo, hi = segment.id_range(term)
+        start, end = segment.id_range(stem) if stem else (lo, hi)
+        if start == end:
+            return []
+        credits = np.full(end - start, VARIANT_CREDIT)
+        credits[lo - start : hi - start] = PREFIX_BASE_CREDIT + (1 - PREFIX_BASE_CREDIT) * len(
+            term
+        ) / segment.word_lengths[lo:hi]
+        return [(segment, start, end, credits)]
+
+    def fuzzy_words(self, term: str, cutoff: float = FUZZY_CUTOFF) -> dict[str, float]:
+        """Vocabulary words within OSA similarity `cutoff` of `term` and of similar length."""
+        spread = 1 if len(term) <= 5 else 2
+        candidates: list[str] = []
+        for length in range(len(term) - spread, len(term) + spread + 1):
+            candidates.extend(self._by_length.get(length, ()))
+        found = extract(
+            term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
+            limit=FUZZY_LIMIT,
+        )
+        ranked = sorted(((-score, word) for word, score, _ in found if word != term))
+        return {word: -negative for negative, word in ranked}
+
+    def document_frequency(self, word: str) -> int:
+        """Live entries containing `word` exactly."""
+        total = 0
+        for segment in (self.main, self.delta):
+            word_id = segment.word_id(word)
+            if word_id is not None:
+                docs = segment.docs[segment.ptr[word_id] : segment.ptr[word_id + 1]]
+                total += int(np.count_nonzero(self.alive[docs]))
+        return total
+
+
+def _assemble(
+    term: str,
+    stem: str | None,
+    pieces: list[tuple[Segment, int, int, FloatArray]],
+    fuzzy: Mapping[str, float],
+) -> Expansion:
+    words: list[str] = []
+    credits: list[FloatArray] = []
+    counts: list[IntArray] = []
+    docs: list[IntArray] = []
+    heading: list[IntArray] = []
+    body: list[IntArray] = []
+    weighted: list[FloatArray] = []
+    for segment, start, end, credit in pieces:
+        words.extend(segment.words[start:end])
+        credits.append(credit)
+        counts.append(np.diff(segment.ptr[start : end + 1]))
+        begin, finish = segment.ptr[start], segment.ptr[end]
+        docs.append(segment.docs[begin:finish])
+        heading.append(segment.heading[begin:finish])
+        body.append(segment.body[begin:finish])
+        weighted.append(segment.weighted_tf[begin:finish])
+    if not pieces:
+        empty_int = np.zeros(0, dtype=np.int64)
+        return Expansion(
+            term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
+            empty_int, empty_int, empty_int, np.zeros(0),
+        )
+    word_credits = np.concatenate(credits)
+    per_word = np.concatenate(counts)
+    word_ptr = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(per_word, out=word_ptr[1:])
+    all_docs = docs[0] if len(docs) == 1 else np.concatenate(docs)
+    all_weighted = weighted[0] if len(weighted) == 1 else np.concatenate(weighted)
+    return Expansion(
+        term=term,
+        words=words,
+        word_credits=word_credits,
+        word_ptr=word_ptr,
+        fuzzy=fuzzy,
+        stem=stem,
+        docs=all_docs,
+        heading=heading[0] if len(heading) == 1 else np.concatenate(heading),
+        body=body[0] if len(body) == 1 else np.concatenate(body),
+        contributions=np.repeat(word_credits, per_word) * all_weighted,
+    )

@@ -1,0 +1,192 @@
+"""Query string -> Query: plain terms, "exact phrases", -exclusions and filters.
+
+Grammar (whitespace separated; case-insensitive filter names):
+
+- `word` — a term, tokenized like entries (a CJK run becomes bigrams). Terms of 3+ characters
+  also match longer words starting with them; so does the last term of any length while it is
+  being typed (no trailing space), so `d` already finds `deploy`. Finished short terms (`ci`,
+  `db`) match exactly.
+- `"exact phrase"` — entries must contain these words in this order. An unclosed quote (the
+  user is still typing) is read as plain terms.
+- `-word` / `-"a phrase"` — entries containing it are dropped.
+- `source:daily|long_term|note` (a prefix such as `source:d` is enough),
+  `role:GLOB` / `file:GLOB` (against the entry's path, file name and role; no wildcard means
+  "contains"), `tag:GLOB`, `after:DATE` (on or after), `before:DATE` (strictly before), where DATE
+  is `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. Filters of one kind are OR-ed, different kinds AND-ed.
+- `anything:else` with an unknown name is searched as words and noted in the explanation.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from memtui.core.model import Source
+from memtui.core.tokenize import phrase_key, tokens
+
+MIN_PREFIX_CHARS = 3
+MAX_QUERY_CHARS = 1000
+"""Longer queries are a usage error: nobody types them and they would stall the ranker."""
+
+FILTER_NAMES = ("source", "role", "file", "tag", "after", "before")
+_SOURCE_ALIASES = {
+    "long_term": Source.LONG_TERM, "long-term": Source.LONG_TERM, "longterm": Source.LONG_TERM,
+    "memory": Source.LONG_TERM, "daily": Source.DAILY, "note": Source.NOTE, "notes": Source.NOTE,
+}
+_PIECE = re.compile(r'(-?)"([^"]*)"|(-?)"([^"]*)$|(\S+)')
+_FILTER = re.compile(r"^([A-Za-z_]+):(.*)$")
+
+
+class QueryError(ValueError):
+    """A query the user must fix (e.g. an invalid date); the CLI exits 2, the UI shows it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    text: str
+    terms: tuple[str, ...] = ()
+    """Distinct query tokens in order of appearance."""
+    prefix_term: str | None = None
+    """The last term when the query does not end in whitespace (the word being typed)."""
+    phrases: tuple[str, ...] = ()
+    """Required phrases as `phrase_key` strings (space-joined normalised words)."""
+    phrase_tokens: tuple[tuple[str, ...], ...] = ()
+    excluded_terms: tuple[str, ...] = ()
+    excluded_phrases: tuple[str, ...] = ()
+    sources: frozenset[Source] = frozenset()
+    path_globs: tuple[str, ...] = ()
+    tag_globs: tuple[str, ...] = ()
+    after: dt.date | None = None
+    before: dt.date | None = None
+    notes: tuple[str, ...] = ()
+
+    def expands(self, term: str) -> bool:
+        """Whether `term` also matches longer words by prefix (see the module docstring)."""
+        return len(term) >= MIN_PREFIX_CHARS or term == self.prefix_term
+
+    @property
+    def has_terms(self) -> bool:
+        return bool(self.terms or self.phrases)
+
+    @property
+    def has_filters(self) -> bool:
+        return bool(
+            self.sources or self.path_globs or self.tag_globs or self.after or self.before
+            or self.excluded_terms or self.excluded_phrases
+        )
+
+
+def parse_query(text: str) -> Query:
+    """Parse a query string; raises QueryError for input the user must fix."""
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryError(f"query is {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,}")
+    terms: list[str] = []
+    phrases: list[str] = []
+    phrase_tokens: list[tuple[str, ...]] = []
+    excluded_terms: list[str] = []
+    excluded_phrases: list[str] = []
+    sources: set[Source] = set()
+    path_globs: list[str] = []
+    tag_globs: list[str] = []
+    after: dt.date | None = None
+    before: dt.date | None = None
+    notes: list[str] = []
+
+    def add_terms(piece: str) -> None:
+        for token in tokens(piece, query=True):
+            if token not in terms:
+                terms.append(token)
+
+    def exclude(piece: str) -> None:
+        piece_tokens = tokens(piece, query=True)
+        if len(piece_tokens) == 1:
+            excluded_terms.append(piece_tokens[0])
+        elif piece_tokens:
+            excluded_phrases.append(phrase_key(piece))
+
+    for match in _PIECE.finditer(text):
+        negated_phrase, phrase, negated_open, open_phrase, word = match.groups()
+        if phrase is not None:
+            if negated_phrase:
+                exclude(phrase)
+            elif key := phrase_key(phrase):
+                if len(key.split(" ")) == 1 and len(tokens(phrase, query=True)) == 1:
+                    add_terms(phrase)
+                elif key not in phrases:
+                    phrases.append(key)
+                    phrase_tokens.append(tuple(tokens(phrase, query=True)))
+            continue
+        if open_phrase is not None:
+            if not negated_open:
+                add_terms(open_phrase)
+            continue
+        if word.startswith("-"):
+            exclude(word[1:])
+            continue
+        filter_match = _FILTER.match(word)
+        if filter_match is None:
+            add_terms(word)
+            continue
+        name, value = filter_match.group(1).casefold(), filter_match.group(2)
+        if name not in FILTER_NAMES:
+            notes.append(f"unknown filter {name}: searched as words")
+            add_terms(word)
+        elif not value:
+            continue
+        elif name == "source":
+            sources.add(_parse_source(value))
+        elif name in ("role", "file"):
+            path_globs.append(_as_glob(value))
+        elif name == "tag":
+            tag_globs.append(_as_glob(value.lstrip("#"), contains=False))
+        elif name == "after":
+            after = _parse_date(name, value)
+        else:
+            before = _parse_date(name, value)
+
+    ends_open = bool(text) and not text[-1].isspace() and not text.rstrip().endswith('"')
+    last_piece = text.split()[-1] if text.split() else ""
+    prefix_term = None
+    if ends_open and terms and not last_piece.startswith("-") and ":" not in last_piece:
+        last_tokens = tokens(last_piece, query=True)
+        if last_tokens and last_tokens[-1] == terms[-1]:
+            prefix_term = terms[-1]
+    return Query(
+        text=text, terms=tuple(terms), prefix_term=prefix_term, phrases=tuple(phrases),
+        phrase_tokens=tuple(phrase_tokens), excluded_terms=tuple(excluded_terms),
+        excluded_phrases=tuple(excluded_phrases), sources=frozenset(sources),
+        path_globs=tuple(path_globs), tag_globs=tuple(tag_globs), after=after, before=before,
+        notes=tuple(notes),
+    )
+
+
+def _parse_source(value: str) -> Source:
+    wanted = value.casefold()
+    if wanted in _SOURCE_ALIASES:
+        return _SOURCE_ALIASES[wanted]
+    candidates = {source for alias, source in _SOURCE_ALIASES.items() if alias.startswith(wanted)}
+    if len(candidates) == 1:
+        return candidates.pop()
+    raise QueryError(f"source:{value}: expected long_term, daily or note")
+
+
+def _as_glob(value: str, *, contains: bool = True) -> str:
+    """A value without wildcards matches anywhere in a path (`file:deploy` = `*deploy*`)."""
+    folded = value.casefold()
+    if any(char in folded for char in "*?["):
+        return folded
+    return f"*{folded}*" if contains else folded
+
+
+def _parse_date(name: str, value: str) -> dt.date:
+    try:
+        if re.fullmatch(r"\d{4}", value):
+            return dt.date(int(value), 1, 1)
+        if re.fullmatch(r"\d{4}-\d{2}", value):
+            return dt.date(int(value[:4]), int(value[5:]), 1)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return dt.date.fromisoformat(value)
+    except ValueError:
+        pass
+    raise QueryError(f"{name}:{value}: expected a date like 2026-03-18 (or 2026-03, 2026)")

@@ -1,0 +1,683 @@
+"""Factors, weights, multipliers and tie-breaks -> ranked hits, each with an exact explanation.
+
+score = clamp01(Σ weight_f · factor_f) × Π multipliers, clamped to [0, 1] (DESIGN §3).
+
+- relevance: per query term t, the entry's credited term frequency
+  tf_t = Σ over matched words w of credit(t, w) · (2 · heading count + body count), where credit
+  is 1 for the exact word, 0.6 + 0.4 · len(t)/len(w) for a prefix completion, 0.7 for a word
+  variant (deployment -> deploy*), 0.8 · OSA similarity for a typo. Each term adds
+  idf_t · BM25 saturation(tf_t) (k1 = 1.2, length normalisation b = 0.5); idf_t counts the
+  entries the term matches in any way, so rare terms weigh more. The sum is multiplied by the
+  squared share of query terms matched (coverage², so matching all terms beats matching some)
+  and divided by the best such value among the results: the best match has relevance 1.
+  A required phrase is one more term (exact, credit 1).
+- recency: 0.5 ** (age_days / half_life_days); long-term entries are evergreen (1.0) when
+  configured; undated entries get a neutral 0.5; future dates count as age 0.
+- source: configured priority (0–100) / 100.
+- position: entries near the start of a long-term or note file, and near the end (newest) of
+  a daily note, score higher: 1 − 0.5 · r / (n − 1), where r counts entries from the favoured
+  end of a file of n entries (1.0 for single-entry files, 0.5 for the far end).
+- multipliers: every config boost whose glob matches the path (or file name) or, for `tag:`
+  patterns, a tag; then the session boost of the entry's file. Their product scales the base.
+
+Ties break by score, source priority, newest date, path, then line. An empty query (filters
+allowed) is browse mode: every matching entry, newest first, relevance 0.
+
+The fast path scores every candidate with numpy; the explanation of a hit reads the same
+arrays back (per-term credited tf, idf, static factors) and redoes the final scalar arithmetic
+in the same order, so `Explanation.score == Hit.score` exactly.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from memtui.core.config import FACTOR_NAMES, Config, normalise_weights
+from memtui.core.index import (
+    HEADING_WEIGHT,
+    Expansion,
+    FloatArray,
+    Index,
+    IntArray,
+    heading_and_body_keys,
+)
+from memtui.core.model import (
+    Entry,
+    Explanation,
+    Factor,
+    Hit,
+    MatchKind,
+    Multiplier,
+    RankResult,
+    Source,
+    TermMatch,
+    TokenMatch,
+)
+from memtui.core.query import Query
+from memtui.core.tokenize import count_phrase, tokens
+
+BoolArray = npt.NDArray[np.bool_]
+
+BM25_K1 = 1.2
+BM25_B = 0.5
+NEUTRAL_RECENCY = 0.5
+POSITION_FLOOR = 0.5
+SUGGESTION_CUTOFF = 0.6
+_SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
+
+
+def clamp01(value: Any) -> Any:
+    """Clamp a float or an array to [0, 1] (one function for both paths)."""
+    if isinstance(value, np.ndarray):
+        return np.clip(value, 0.0, 1.0)
+    return min(1.0, max(0.0, value))
+
+
+def saturate(tf: Any, length_norm: Any) -> Any:
+    """BM25 term-frequency saturation: repeated matches add less and less."""
+    return tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * length_norm)
+
+
+def length_norm(length: Any, average_length: float) -> Any:
+    return (1.0 - BM25_B) + BM25_B * length / average_length
+
+
+def idf(document_frequency: int, documents: int) -> float:
+    return math.log(1.0 + (documents - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+def combine(weights: Mapping[str, float], values: Mapping[str, Any]) -> Any:
+    """clamp01(Σ weight · value) in FACTOR_NAMES order (floats or arrays)."""
+    total: Any = 0.0
+    for name in FACTOR_NAMES:
+        total = total + weights[name] * values[name]
+    return clamp01(total)
+
+
+def position_rank(entry: Entry) -> tuple[int, int, str]:
+    """(r, n, wording): r counts entries from the favoured end of the file (see module doc)."""
+    count = max(entry.count, 1)
+    index = min(max(entry.position, 0), count - 1)
+    if entry.source is Source.DAILY:
+        return count - 1 - index, count, "from the newest"
+    return index, count, "from the top"
+
+
+def position_value(entry: Entry) -> float:
+    r, n, _ = position_rank(entry)
+    if n <= 1:
+        return 1.0
+    return 1.0 - (1.0 - POSITION_FLOOR) * r / (n - 1)
+
+
+def glob_matches(pattern: str, entry: Entry) -> bool:
+    """Config boost patterns: `tag:GLOB` against tags, else a glob on the path or file name."""
+    if pattern.startswith("tag:"):
+        wanted = pattern[4:].casefold()
+        return any(fnmatchcase(tag.casefold(), wanted) for tag in entry.tags)
+    if fnmatchcase(entry.path, pattern):
+        return True
+    return "/" not in pattern and fnmatchcase(entry.file_name, pattern)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything besides the index that a score depends on."""
+
+    config: Config
+    weights: Mapping[str, float]
+    half_life_days: float
+    session_boosts: Mapping[str, float]
+    today_ordinal: int
+
+
+@dataclass(frozen=True, slots=True)
+class StaticFactors:
+    """Per-slot arrays that do not depend on the query (replaced, never mutated)."""
+
+    ages: FloatArray
+    """Age in days; NaN when undated."""
+    evergreen: BoolArray
+    recency: FloatArray
+    source: FloatArray
+    priority: IntArray
+    position: FloatArray
+    multiplier: FloatArray
+    source_code: IntArray
+    date_ordinal: IntArray
+    """Date as an ordinal, -1 when undated."""
+    when: IntArray
+    """Seconds key for 'newest first', -1 when undated."""
+    line: IntArray
+
+
+def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...]:
+    """Config boosts that fire, then the session boost; their product is the slot's multiplier."""
+    fired = [
+        Multiplier(name="boost", reason=f"config boost {boost.pattern!r}", factor=boost.factor)
+        for boost in settings.config.boosts
+        if glob_matches(boost.pattern, entry)
+    ]
+    session = settings.session_boosts.get(entry.path)
+    if session is not None:
+        fired.append(Multiplier(name="session", reason=f"session boost on {entry.path}",
+                                factor=session))
+    return tuple(fired)
+
+
+def product(multipliers: tuple[Multiplier, ...]) -> float:
+    total = 1.0
+    for multiplier in multipliers:
+        total = total * multiplier.factor
+    return total
+
+
+def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
+    n = len(entries)
+    ages = np.full(n, np.nan)
+    evergreen = np.zeros(n, dtype=bool)
+    priority = np.zeros(n, dtype=np.int64)
+    position = np.zeros(n)
+    multiplier = np.ones(n)
+    source_code = np.zeros(n, dtype=np.int64)
+    date_ordinal = np.full(n, -1, dtype=np.int64)
+    when = np.full(n, -1, dtype=np.int64)
+    line = np.zeros(n, dtype=np.int64)
+    priorities = settings.config.source_priority
+    evergreen_long_term = settings.config.evergreen_long_term
+    for slot, entry in enumerate(entries):
+        if entry.date is not None:
+            ordinal = entry.date.toordinal()
+            ages[slot] = max(0, settings.today_ordinal - ordinal)
+            date_ordinal[slot] = ordinal
+            seconds = 0 if entry.time is None else (
+                entry.time.hour * 3600 + entry.time.minute * 60 + entry.time.second
+            )
+            when[slot] = ordinal * 86400 + seconds
+        evergreen[slot] = evergreen_long_term and entry.source is Source.LONG_TERM
+        priority[slot] = priorities.get(entry.source.value, 0)
+        position[slot] = position_value(entry)
+        multiplier[slot] = product(entry_multipliers(entry, settings))
+        source_code[slot] = _SOURCE_CODES[entry.source]
+        line[slot] = entry.line_start
+    return StaticFactors(
+        ages=ages, evergreen=evergreen,
+        recency=recency_values(ages, evergreen, settings.half_life_days),
+        source=priority / 100.0, priority=priority, position=position, multiplier=multiplier,
+        source_code=source_code, date_ordinal=date_ordinal, when=when, line=line,
+    )
+
+
+def recency_values(ages: FloatArray, evergreen: BoolArray, half_life: float) -> FloatArray:
+    decayed = np.power(0.5, ages / half_life)
+    return np.where(evergreen, 1.0, np.where(np.isnan(ages), NEUTRAL_RECENCY, decayed))
+
+
+def concat_statics(old: StaticFactors, new: StaticFactors) -> StaticFactors:
+    return StaticFactors(*(
+        np.concatenate([getattr(old, name), getattr(new, name)])
+        for name in StaticFactors.__slots__
+    ))
+
+
+@dataclass(frozen=True, slots=True)
+class TermScores:
+    """One query term (or required phrase) scored over all slots."""
+
+    term: str
+    tf: FloatArray
+    """Credited term frequency per slot (0 = no match)."""
+    idf: float
+    matches: int
+    """Live entries the term matches (before filters); 0 = the term matched nothing."""
+    expansion: Expansion | None
+    phrase_counts: Mapping[int, tuple[int, int]] = field(default_factory=dict)
+    """For phrases: slot -> (heading count, body count)."""
+
+
+@dataclass
+class RankContext:
+    """A scored query: immutable snapshot arrays the lazy explanations read back."""
+
+    query: Query
+    settings: Settings
+    entries: list[Entry]
+    statics: StaticFactors
+    lengths: FloatArray
+    average_length: float
+    terms: tuple[TermScores, ...]
+    candidates: IntArray
+    """Slots that are results, sorted ascending."""
+    relevance: FloatArray
+    raw_relevance: FloatArray
+    matched_terms: IntArray
+    best: float
+    scores: FloatArray
+    browse: bool
+    ordered: IntArray | None = None
+    """Candidates in rank order (computed fully only when someone asks for a rank)."""
+
+    def order(self, limit: int | None) -> IntArray:
+        """The top `limit` candidates in rank order (deterministic tie-breaks)."""
+        if self.ordered is not None:
+            return self.ordered if limit is None else self.ordered[:limit]
+        slots = self.candidates
+        if self.browse:
+            keys: tuple[Any, ...] = (self.statics.line[slots], self._path_rank(slots),
+                                     -self.statics.when[slots])
+            scores = None
+        else:
+            scores = self.scores
+            if limit is not None and limit < len(slots):
+                threshold = -np.partition(-scores, limit - 1)[limit - 1]
+                keep = scores >= threshold
+                slots, scores = slots[keep], scores[keep]
+            keys = (self.statics.line[slots], self._path_rank(slots),
+                    -self.statics.when[slots], -self.statics.priority[slots], -scores)
+        ordered = slots[np.lexsort(keys)]
+        if len(ordered) == len(self.candidates):
+            self.ordered = ordered
+        return ordered if limit is None else ordered[:limit]
+
+    def _path_rank(self, slots: IntArray) -> IntArray:
+        paths = [self.entries[slot].path for slot in slots]
+        ranks = {path: i for i, path in enumerate(sorted(set(paths)))}
+        return np.fromiter((ranks[path] for path in paths), dtype=np.int64, count=len(paths))
+
+    def score_of(self, slot: int) -> float:
+        at = self._candidate_position(slot)
+        if at is None:
+            return self.explain(slot).score
+        return float(self.scores[at])
+
+    def _candidate_position(self, slot: int) -> int | None:
+        at = int(np.searchsorted(self.candidates, slot))
+        if at < len(self.candidates) and self.candidates[at] == slot:
+            return at
+        return None
+
+    def rank_of(self, slot: int) -> int | None:
+        if self._candidate_position(slot) is None:
+            return None
+        ordered = self.order(None)
+        return int(np.flatnonzero(ordered == slot)[0]) + 1
+
+    # --- explanation: the same numbers, read back ------------------------------------------
+
+    def contributions(self, slot: int) -> tuple[dict[str, float], float, float]:
+        """Per-factor contributions, base and score of a slot (the scalar twin of `score`)."""
+        values = self.factor_values(slot)
+        weights = self.settings.weights
+        contributions = {name: weights[name] * values[name] for name in FACTOR_NAMES}
+        base = float(combine(weights, values))
+        score = float(clamp01(base * float(self.statics.multiplier[slot])))
+        return contributions, base, score
+
+    def factor_values(self, slot: int) -> dict[str, float]:
+        at = self._candidate_position(slot)
+        relevance = 0.0 if at is None or self.browse else float(self.relevance[at])
+        return {
+            "relevance": relevance,
+            "source": float(self.statics.source[slot]),
+            "recency": float(self.statics.recency[slot]),
+            "position": float(self.statics.position[slot]),
+        }
+
+    def explain(self, slot: int, previous: int | None = None) -> Explanation:
+        entry = self.entries[slot]
+        contributions, base, score = self.contributions(slot)
+        values = self.factor_values(slot)
+        weights = self.settings.weights
+        factors = tuple(
+            Factor(name=name, raw=self._raw(name, slot, entry), value=values[name],
+                   weight=weights[name], contribution=contributions[name])
+            for name in FACTOR_NAMES
+        )
+        notes = list(self.query.notes)
+        if self.browse:
+            notes.append("browse mode: no query terms, entries newest first")
+        elif self._candidate_position(slot) is None:
+            notes.append("not a result for this query")
+        gaps: tuple[tuple[str, float], ...] = ()
+        if previous is not None:
+            above, above_base, above_score = self.contributions(previous)
+            gaps = tuple((name, above[name] - contributions[name]) for name in FACTOR_NAMES)
+            gaps += (("multipliers", (above_score - above_base) - (score - base)),)
+        return Explanation(
+            factors=factors,
+            terms=self._term_matches(slot),
+            multipliers=entry_multipliers(entry, self.settings),
+            base=base,
+            score=score,
+            notes=tuple(notes),
+            gap_to_previous=gaps,
+        )
+
+    def _raw(self, name: str, slot: int, entry: Entry) -> str:
+        if name == "relevance":
+            if self.browse:
+                return "no query terms (browse mode)"
+            at = self._candidate_position(slot)
+            if at is None:
+                return "no match"
+            matched = int(self.matched_terms[at])
+            coverage = matched / len(self.terms)
+            return (f"{matched}/{len(self.terms)} terms, raw {self.raw_relevance[at]:.3f} "
+                    f"× coverage² {coverage * coverage:.2f} ÷ best {self.best:.3f}")
+        if name == "recency":
+            if bool(self.statics.evergreen[slot]):
+                return "long-term: evergreen"
+            age = float(self.statics.ages[slot])
+            if math.isnan(age):
+                return "undated: neutral"
+            return f"age {age:g} d, half-life {self.settings.half_life_days:g} d"
+        if name == "source":
+            return f"{entry.source.value} → priority {int(self.statics.priority[slot])}"
+        r, n, wording = position_rank(entry)
+        if n <= 1:
+            return "only entry in its file"
+        return f"entry {r + 1} of {n} {wording}"
+
+    def _term_matches(self, slot: int) -> tuple[TermMatch, ...]:
+        if self.browse:
+            return ()
+        norm = length_norm(float(self.lengths[slot]), self.average_length)
+        matches = []
+        for scored in self.terms:
+            tf = float(scored.tf[slot])
+            term_score = scored.idf * float(saturate(tf, norm)) if tf > 0 else 0.0
+            matches.append(TermMatch(term=scored.term, weight=scored.idf, score=term_score,
+                                     matches=_token_matches(scored, slot)))
+        return tuple(matches)
+
+
+def _token_matches(scored: TermScores, slot: int) -> tuple[TokenMatch, ...]:
+    if scored.expansion is None:
+        counts = scored.phrase_counts.get(slot)
+        if counts is None:
+            return ()
+        return (TokenMatch(token=scored.term, kind=MatchKind.PHRASE, similarity=1.0,
+                           heading_count=counts[0], body_count=counts[1]),)
+    expansion = scored.expansion
+    positions = np.flatnonzero(expansion.docs == slot)
+    word_indexes = np.searchsorted(expansion.word_ptr, positions, side="right") - 1
+    return tuple(
+        TokenMatch(
+            token=expansion.words[word_index],
+            kind=expansion.kind(expansion.words[word_index]),
+            similarity=float(expansion.word_credits[word_index]),
+            heading_count=int(expansion.heading[position]),
+            body_count=int(expansion.body[position]),
+        )
+        for position, word_index in zip(positions.tolist(), word_indexes.tolist(), strict=True)
+    )
+
+
+class LazyHit(Hit):
+    """A Hit whose explanation is built on first access (a keystroke ranks thousands of hits
+    but the UI shows one explanation); the numbers come from the same RankContext."""
+
+    __slots__ = ("_context", "_previous", "_slot")
+    _context: RankContext
+    _previous: int | None
+    _slot: int
+
+    def __init__(
+        self, rank: int, entry: Entry, score: float, context: RankContext, slot: int,
+        previous: int | None,
+    ) -> None:
+        for name, value in (("rank", rank), ("entry", entry), ("score", score),
+                            ("_context", context), ("_slot", slot), ("_previous", previous)):
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str) -> Explanation:
+        if name != "explanation":
+            raise AttributeError(name)
+        explanation = self._context.explain(self._slot, self._previous)
+        object.__setattr__(self, "explanation", explanation)
+        return explanation
+
+
+class Ranker:
+    """Scores queries over an Index with the current settings; the Engine serialises access."""
+
+    def __init__(self, index: Index, settings: Settings) -> None:
+        self.index = index
+        self.settings = settings
+        self.statics = compute_statics(index.entries, settings)
+        self._generation = index.generation
+        self._filter_cache: dict[tuple[Any, ...], BoolArray] = {}
+        self._phrase_cache: dict[str, dict[int, tuple[int, int]]] = {}
+        self._cache_version = index.version
+
+    # --- keeping per-slot arrays in step with the index ------------------------------------
+
+    def sync(self) -> None:
+        """Extend static arrays for new slots (or redo them after a compaction)."""
+        index = self.index
+        if index.generation != self._generation:
+            self.statics = compute_statics(index.entries, self.settings)
+            self._generation = index.generation
+        elif len(self.statics.line) < index.capacity:
+            fresh = compute_statics(index.entries[len(self.statics.line):], self.settings)
+            self.statics = concat_statics(self.statics, fresh)
+        if index.version != self._cache_version:
+            self._filter_cache = {}
+            self._phrase_cache = {}
+            self._cache_version = index.version
+
+    def update_settings(self, settings: Settings, *, statics: bool) -> None:
+        self.settings = settings
+        if statics:
+            self.statics = compute_statics(self.index.entries, settings)
+
+    def refresh_paths(self, paths: list[str]) -> None:
+        """Recompute multipliers for the slots of these paths (session boost changed)."""
+        multiplier = self.statics.multiplier.copy()
+        for path in paths:
+            for slot in self.index.slots_of_path.get(path, ()):
+                multiplier[slot] = product(
+                    entry_multipliers(self.index.entries[slot], self.settings)
+                )
+        fields = {name: getattr(self.statics, name) for name in StaticFactors.__slots__}
+        fields["multiplier"] = multiplier
+        self.statics = StaticFactors(**fields)
+
+    # --- scoring ---------------------------------------------------------------------------
+
+    def rank(self, query: Query) -> RankContext:
+        """Score every candidate of `query`; hits are built from the returned context."""
+        self.sync()
+        index = self.index
+        capacity = index.capacity
+        mask = self._filter_mask(query) & index.alive
+        browse = not query.has_terms
+        terms: list[TermScores] = []
+        if browse:
+            candidates = np.flatnonzero(mask)
+            empty = np.zeros(len(candidates))
+            return RankContext(
+                query=query, settings=self.settings, entries=index.entries,
+                statics=self.statics, lengths=index.lengths,
+                average_length=index.average_length, terms=(), candidates=candidates,
+                relevance=empty, raw_relevance=empty,
+                matched_terms=np.zeros(len(candidates), dtype=np.int64), best=0.0,
+                scores=self._scores(candidates, empty), browse=True,
+            )
+        documents = index.live_count
+        matched_any = np.zeros(capacity, dtype=bool)
+        for term in query.terms:
+            expansion = index.expand(term, prefix=query.expands(term))
+            term_tf = np.bincount(
+                expansion.docs, weights=expansion.contributions, minlength=capacity
+            ).astype(np.float64)
+            matched = (term_tf > 0) & index.alive
+            matched_any |= matched
+            count = int(np.count_nonzero(matched))
+            terms.append(TermScores(term, term_tf, idf(count, documents), count, expansion))
+        for phrase in query.phrases:
+            counts = self._phrase_counts(phrase, query.phrase_tokens[query.phrases.index(phrase)])
+            phrase_tf = np.zeros(capacity)
+            for slot, (heading, body) in counts.items():
+                phrase_tf[slot] = HEADING_WEIGHT * heading + body
+            matched = (phrase_tf > 0) & index.alive
+            mask &= matched
+            count = int(np.count_nonzero(matched))
+            terms.append(
+                TermScores(f'"{phrase}"', phrase_tf, idf(count, documents), count, None, counts)
+            )
+        candidates = np.flatnonzero(matched_any & mask) if query.terms else np.flatnonzero(mask)
+        norm = length_norm(index.lengths[candidates], index.average_length)
+        raw = np.zeros(len(candidates))
+        matched_terms = np.zeros(len(candidates), dtype=np.int64)
+        for scored in terms:
+            candidate_tf = scored.tf[candidates]
+            raw = raw + scored.idf * saturate(candidate_tf, norm)
+            matched_terms += candidate_tf > 0
+        coverage = matched_terms / len(terms)
+        weighted = raw * (coverage * coverage)
+        best = float(weighted.max()) if len(weighted) else 0.0
+        relevance = weighted / best if best > 0 else weighted
+        scores = self._scores(candidates, relevance)
+        keep = (scores >= self.settings.config.min_score) & (relevance > 0)
+        return RankContext(
+            query=query, settings=self.settings, entries=index.entries, statics=self.statics,
+            lengths=index.lengths, average_length=index.average_length, terms=tuple(terms),
+            candidates=candidates[keep], relevance=relevance[keep], raw_relevance=raw[keep],
+            matched_terms=matched_terms[keep], best=best, scores=scores[keep], browse=False,
+        )
+
+    def _scores(self, candidates: IntArray, relevance: FloatArray) -> FloatArray:
+        statics = self.statics
+        values = {
+            "relevance": relevance,
+            "source": statics.source[candidates],
+            "recency": statics.recency[candidates],
+            "position": statics.position[candidates],
+        }
+        base = combine(self.settings.weights, values)
+        scores: FloatArray = clamp01(base * statics.multiplier[candidates])
+        return scores
+
+    def _phrase_counts(
+        self, phrase: str, phrase_tokens: tuple[str, ...]
+    ) -> dict[int, tuple[int, int]]:
+        """slot -> (heading, body) occurrences of a phrase, verified on candidate entries."""
+        cached = self._phrase_cache.get(phrase)
+        if cached is not None:
+            return cached
+        slot_sets = None
+        for token in dict.fromkeys(phrase_tokens):
+            docs = self.index.expand(token, prefix=False).docs
+            slot_sets = docs if slot_sets is None else np.intersect1d(slot_sets, docs)
+        counts: dict[int, tuple[int, int]] = {}
+        for slot in [] if slot_sets is None else slot_sets.tolist():
+            if not self.index.alive[slot]:
+                continue
+            heading_key, body_key = heading_and_body_keys(self.index.entries[slot])
+            found = count_phrase(phrase, heading_key), count_phrase(phrase, body_key)
+            if found != (0, 0):
+                counts[slot] = found
+        self._phrase_cache[phrase] = counts
+        return counts
+
+    def _filter_mask(self, query: Query) -> BoolArray:
+        key = (query.sources, query.path_globs, query.tag_globs, query.after, query.before,
+               query.excluded_terms, query.excluded_phrases)
+        cached = self._filter_cache.get(key)
+        if cached is not None:
+            return cached
+        index, statics = self.index, self.statics
+        mask = np.ones(index.capacity, dtype=bool)
+        if query.sources:
+            codes = [_SOURCE_CODES[source] for source in query.sources]
+            mask &= np.isin(statics.source_code, codes)
+        if query.after is not None:
+            mask &= statics.date_ordinal >= query.after.toordinal()
+        if query.before is not None:
+            mask &= (statics.date_ordinal >= 0) & (statics.date_ordinal < query.before.toordinal())
+        if query.path_globs:
+            mask &= self._slots_where(lambda e: _path_matches(e, query.path_globs))
+        if query.tag_globs:
+            mask &= self._slots_where(lambda e: any(
+                fnmatchcase(tag.casefold(), glob) for tag in e.tags for glob in query.tag_globs
+            ))
+        for term in query.excluded_terms:
+            mask[self.index.expand(term, prefix=False).docs] = False
+        for phrase in query.excluded_phrases:
+            excluded = self._phrase_counts(phrase, tuple(tokens(phrase, query=True)))
+            mask[list(excluded)] = False
+        self._filter_cache[key] = mask
+        return mask
+
+    def _slots_where(self, predicate: Callable[[Entry], bool]) -> BoolArray:
+        mask = np.zeros(self.index.capacity, dtype=bool)
+        for slot in np.flatnonzero(self.index.alive).tolist():
+            mask[slot] = predicate(self.index.entries[slot])
+        return mask
+
+    def suggestions(self, terms: tuple[str, ...]) -> tuple[str, ...]:
+        """Did-you-mean words from the vocabulary for terms that matched nothing."""
+        found: list[str] = []
+        for term in terms:
+            if len(term) < 3:
+                continue
+            for word in self.index.fuzzy_words(term, cutoff=SUGGESTION_CUTOFF):
+                if word not in found and self.index.document_frequency(word) > 0:
+                    found.append(word)
+                    break
+        return tuple(found)
+
+
+def _path_matches(entry: Entry, globs: tuple[str, ...]) -> bool:
+    targets = [entry.path.casefold(), entry.file_name.casefold()]
+    if entry.role:
+        targets.append(entry.role.casefold())
+    return any(fnmatchcase(target, glob) for glob in globs for target in targets)
+
+
+def build_result(
+    context: RankContext, limit: int | None, elapsed_ms: float, *,
+    unmatched: tuple[str, ...], suggestions: tuple[str, ...], hidden_by_window: int,
+) -> RankResult:
+    ordered = context.order(limit).tolist()
+    hits = tuple(
+        LazyHit(rank, context.entries[slot], context.score_of(slot), context, slot,
+                ordered[rank - 2] if rank > 1 else None)
+        for rank, slot in enumerate(ordered, start=1)
+    )
+    return RankResult(
+        query=context.query.text, hits=hits, total_matches=len(context.candidates),
+        elapsed_ms=elapsed_ms, unmatched_terms=unmatched, suggestions=suggestions,
+        hidden_by_window=hidden_by_window, notes=context.query.notes,
+    )
+
+
+def make_settings(
+    config: Config, *, today_ordinal: int, weights: Mapping[str, float] | None = None,
+    half_life_days: float | None = None, session_boosts: Mapping[str, float] | None = None,
+) -> tuple[Settings, str | None]:
+    """Settings with weights normalised to sum to 1 (returns the normalisation note if any)."""
+    merged = dict(config.weights)
+    if weights:
+        merged.update(weights)
+    for name in FACTOR_NAMES:
+        merged.setdefault(name, 0.0)
+    normalised, note = normalise_weights({name: merged[name] for name in FACTOR_NAMES})
+    return Settings(
+        config=config, weights=normalised,
+        half_life_days=config.half_life_days if half_life_days is None else half_life_days,
+        session_boosts=dict(session_boosts or {}), today_ordinal=today_ordinal,
+    ), note
+
+
+def elapsed_since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000.0

@@ -1,0 +1,143 @@
+"""The one tokenizer shared by entries and queries, so a query word always meets its document twin.
+
+Text is NFKC-normalised and casefolded, then split into Unicode words (letters and digits;
+underscores and punctuation separate words). There is no stopword list: short technical terms
+such as `ci`, `db`, `ui` and `s3` stay searchable. CJK scripts (Han, kana, Hangul) have no
+spaces between words, so a run of CJK characters is indexed as its single characters and its
+overlapping character bigrams; a query run of two or more characters becomes bigrams (all of
+which must appear), a one-character query run stays a single character.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+
+_WORD = re.compile(r"[^\W_]+")
+_CJK_CHARS = (
+    "\u1100-\u11ff"  # Hangul Jamo
+    "\u3040-\u309f"  # Hiragana
+    "\u30a0-\u30ff"  # Katakana
+    "\u3130-\u318f"  # Hangul compatibility Jamo
+    "\u31f0-\u31ff"  # Katakana phonetic extensions
+    "\u3400-\u4dbf"  # CJK extension A
+    "\u4e00-\u9fff"  # CJK unified ideographs
+    "\uac00-\ud7af"  # Hangul syllables
+    "\uf900-\ufaff"  # CJK compatibility ideographs
+    "\U00020000-\U0003134f"  # CJK extensions B–G
+)
+_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
+_HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
+
+
+def normalize(text: str) -> str:
+    """NFKC then casefold: fullwidth letters, ligatures and case variants meet."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def is_cjk(token: str) -> bool:
+    """True when the token is made of CJK characters (matched exactly, never by prefix/fuzzy)."""
+    return _HAS_CJK.match(token) is not None
+
+
+def _split_word(word: str, *, query: bool) -> Iterator[str]:
+    """Yield a word, or for CJK runs unigrams+bigrams (documents) or bigrams (queries)."""
+    if word.isascii() or not _HAS_CJK.search(word):
+        yield word
+        return
+    last = 0
+    for run in _CJK_RUN.finditer(word):
+        if run.start() > last:
+            yield word[last : run.start()]
+        yield from _cjk_grams(run.group(), query=query)
+        last = run.end()
+    if last < len(word):
+        yield word[last:]
+
+
+def _cjk_grams(run: str, *, query: bool) -> Iterator[str]:
+    if len(run) == 1:
+        yield run
+        return
+    if not query:
+        yield from run
+    for i in range(len(run) - 1):
+        yield run[i : i + 2]
+
+
+def tokens(text: str, *, query: bool = False) -> list[str]:
+    """Tokens of `text` in order. `query=True` yields the query form of CJK runs (bigrams only)."""
+    words = _WORD.findall(normalize(text))
+    if text.isascii():
+        return words
+    out: list[str] = []
+    for word in words:
+        out.extend(_split_word(word, query=query))
+    return out
+
+
+def words(text: str) -> list[str]:
+    """Normalised words without CJK splitting, for phrase matching by joined text."""
+    return _WORD.findall(normalize(text))
+
+
+def phrase_key(text: str) -> str:
+    """A phrase as a space-joined word string; contained-in tests run on `phrase_key(document)`."""
+    return " ".join(words(text))
+
+
+def count_phrase(phrase: str, document_key: str) -> int:
+    """How often the phrase key occurs in the document key, on word boundaries (CJK: anywhere)."""
+    if not phrase:
+        return 0
+    if _HAS_CJK.search(phrase):
+        return document_key.count(phrase)
+    return f" {document_key} ".count(f" {phrase} ")
+
+
+def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
+    """Character spans in the original `text` whose normalised token is in `wanted`.
+
+    Used to highlight matches and to centre excerpts; CJK grams map back to their characters.
+    """
+    targets = set(wanted)
+    if not targets:
+        return []
+    spans: list[tuple[int, int]] = []
+    for match in _WORD.finditer(text):
+        raw = match.group()
+        word = normalize(raw)
+        if word in targets:
+            spans.append((match.start(), match.end()))
+            continue
+        if len(word) != len(raw) or not _HAS_CJK.search(raw):
+            continue
+        spans.extend(_cjk_spans(word, match.start(), targets))
+    return _merge(spans)
+
+
+def _cjk_spans(word: str, offset: int, targets: set[str]) -> Iterator[tuple[int, int]]:
+    """Spans of matching CJK grams and of the latin pieces glued to them (e.g. `v2版本`)."""
+    last = 0
+    for run in _CJK_RUN.finditer(word):
+        if run.start() > last and word[last : run.start()] in targets:
+            yield offset + last, offset + run.start()
+        for i in range(run.start(), run.end()):
+            for width in (2, 1):
+                if i + width <= run.end() and word[i : i + width] in targets:
+                    yield offset + i, offset + i + width
+                    break
+        last = run.end()
+    if last < len(word) and word[last:] in targets:
+        yield offset + last, offset + len(word)
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(set(spans)):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
