@@ -1,1 +1,85 @@
-"""Bundled demo memory (package data), dated relative to today at load."""
+"""Bundled demo memory (package data), dated relative to today when it is materialised.
+
+The templates under `workspace/` are the agent workspace of a fictional developer. Every
+`{{D-n}}` / `{{D+n}}` in a file name or file text becomes the ISO date `today ∓ n days`, so the
+30-day window always shows most of it and hides the oldest notes. The result is written once per
+`today` (and template version) into a cache folder — `$XDG_CACHE_HOME/memtui/demo`, else a
+per-user temp folder — never inside the installed package, and the folder is returned.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+
+_PLACEHOLDER = re.compile(r"\{\{D([+-])(\d{1,4})\}\}")
+_TEMPLATE_FOLDER = "workspace"
+
+
+def _templates() -> list[tuple[str, str]]:
+    """(relative path, text) of every template file, in a stable order."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, Traversable]] = [("", resources.files(__name__) / _TEMPLATE_FOLDER)]
+    while stack:
+        prefix, folder = stack.pop()
+        for item in folder.iterdir():
+            relative = f"{prefix}{item.name}"
+            if item.is_dir():
+                stack.append((relative + "/", item))
+            elif item.name.endswith(".md"):
+                found.append((relative, item.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+def fill_dates(text: str, today: dt.date) -> str:
+    """Replace `{{D-n}}` / `{{D+n}}` with ISO dates relative to `today`."""
+
+    def shifted(match: re.Match[str]) -> str:
+        days = int(match.group(2))
+        offset = dt.timedelta(days=days if match.group(1) == "+" else -days)
+        return (today + offset).isoformat()
+
+    return _PLACEHOLDER.sub(shifted, text)
+
+
+def _cache_base() -> Path:
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg:
+        return Path(xdg) / "memtui" / "demo"
+    user = getattr(os, "getuid", lambda: 0)()
+    return Path(tempfile.gettempdir()) / f"memtui-demo-{user}"
+
+
+def materialise_demo(today: dt.date) -> Path:
+    """Write the demo for `today` into the cache (once) and return its folder."""
+    templates = _templates()
+    digest = hashlib.sha256()
+    for relative, text in templates:
+        digest.update(relative.encode() + b"\0" + text.encode() + b"\0")
+    base = _cache_base()
+    target = base / f"{today.isoformat()}-{digest.hexdigest()[:12]}"
+    if target.is_dir():
+        return target
+    base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
+    try:
+        for relative, text in templates:
+            destination = staging / fill_dates(relative, today)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_text(fill_dates(text, today), encoding="utf-8")
+        try:
+            staging.rename(target)
+        except OSError:
+            if not target.is_dir():
+                raise
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target

@@ -1,0 +1,125 @@
+"""`memtui list`: every loaded entry (and every skipped path) of a memory folder.
+
+Filters: `--source` (long_term, daily, note) and `--role`, a glob matched against the entry's role,
+its file name and its relative path. Exit codes: 0 entries listed, 1 none, 2 usage error.
+Everything printed passes through `sanitize` and, unless `--reveal-secrets`, `mask_secrets`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import sys
+from typing import Any, TextIO
+
+from memtui.cli import UsageError
+from memtui.commands.common import (
+    effective_days,
+    effective_today,
+    load_settings,
+    resolve_root,
+    searched_places,
+)
+from memtui.core.model import Entry
+from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
+from memtui.core.store import Store
+
+
+def entry_date(entry: Entry) -> str | None:
+    """ISO-8601 date, with the time of day when it is known."""
+    if entry.date is None:
+        return None
+    if entry.time is None:
+        return entry.date.isoformat()
+    return entry.when.isoformat(timespec="minutes") if entry.when else None
+
+
+def _matches_role(entry: Entry, pattern: str) -> bool:
+    candidates = (entry.role or "", entry.file_name, entry.path)
+    return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates)
+
+
+def select(entries: list[Entry], source: str | None, role: str | None) -> list[Entry]:
+    chosen = [e for e in entries if source is None or e.source.value == source]
+    if role:
+        chosen = [e for e in chosen if _matches_role(e, role)]
+    return sorted(chosen, key=lambda e: (e.path, e.line_start))
+
+
+def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    config, warnings = load_settings(args)
+    today = effective_today(args)
+    days = effective_days(args, config)
+    root = resolve_root(args, today)
+    if root is None:
+        places = "; ".join(searched_places())
+        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
+    store = Store(root, days=days, today=today)
+    store.load()
+    entries = select(list(store.entries.values()), args.source, args.role)
+    reveal = bool(getattr(args, "reveal_secrets", False))
+
+    def show(text: str) -> str:
+        return text if reveal else mask_secrets(text)[0]
+
+    for warning in warnings:
+        print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
+    if args.json:
+        payload: dict[str, Any] = {
+            "root": str(root),
+            "today": today.isoformat(),
+            "days": days,
+            "hidden_by_window": store.hidden_by_window,
+            "entries": [
+                {
+                    "id": entry.id,
+                    "path": entry.path,
+                    "line_start": entry.line_start,
+                    "line_end": entry.line_end,
+                    "title": show(entry.title),
+                    "heading_path": [show(part) for part in entry.heading_path],
+                    "date": entry_date(entry),
+                    "date_origin": entry.date_origin.value,
+                    "source": entry.source.value,
+                    "role": entry.role,
+                    "tags": list(entry.tags),
+                    "warnings": list(entry.warnings),
+                }
+                for entry in entries
+            ],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in store.skipped],
+        }
+        json.dump(payload, stream, ensure_ascii=False, indent=2)
+        stream.write("\n")
+    else:
+        _print_human(stream, store, entries, days, show)
+    return 0 if entries else 1
+
+
+def _print_human(
+    stream: TextIO, store: Store, entries: list[Entry], days: int, show: Any
+) -> None:
+    window = "all days" if days == 0 else f"last {days} days"
+    print(f"{one_line(str(store.root), 300)} · today {store.today} · {window}", file=stream)
+    current = None
+    for entry in entries:
+        if entry.path != current:
+            current = entry.path
+            print(f"\n{one_line(entry.path, 300)}", file=stream)
+        lines = f"{entry.line_start}–{entry.line_end}"
+        when = (entry_date(entry) or "").replace("T", " ")
+        badge = " ⚠" if entry.warnings else ""
+        title = one_line(show(entry.title), 90)
+        print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)
+    files = len({entry.path for entry in entries})
+    summary = f"\n{len(entries)} entries in {files} files"
+    if store.hidden_by_window:
+        summary += f" · {store.hidden_by_window} daily entries outside the window"
+    print(summary, file=stream)
+    if store.skipped:
+        print(f"{len(store.skipped)} skipped:", file=stream)
+        for skipped in store.skipped:
+            print(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}", file=stream)
