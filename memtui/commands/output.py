@@ -1,0 +1,135 @@
+"""Shared formatting for headless output: excerpts with marked matches, explanations as text/JSON.
+
+Everything from a file passes through `sanitize.visible` here; markers are added afterwards, so
+file text can never forge or break them.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memtui.core.model import Entry, Explanation, Hit
+from memtui.core.sanitize import one_line, visible
+from memtui.core.tokenize import match_spans
+
+EXCERPT_CHARS = 150
+MARK_OPEN = "«"
+MARK_CLOSE = "»"
+_WHITESPACE = re.compile(r"\s+")
+
+
+def matched_tokens(explanation: Explanation) -> set[str]:
+    """Document tokens the hit matched (phrases contribute their words)."""
+    found: set[str] = set()
+    for term in explanation.terms:
+        for match in term.matches:
+            found.update(match.token.split(" "))
+    return found
+
+
+def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> str:
+    """~`width` characters of `text` around its first match, matches wrapped in «»."""
+    flat = _WHITESPACE.sub(" ", text).strip()
+    spans = match_spans(flat, tokens)
+    if not spans:
+        return _with_ellipses(flat, 0, min(len(flat), width))
+    first = spans[0][0]
+    start = max(0, first - width // 3)
+    if start:
+        space = flat.rfind(" ", 0, start + 1)
+        start = space + 1 if space >= start - 20 and space >= 0 else start
+    end = min(len(flat), start + width)
+    if end < len(flat):
+        space = flat.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end
+    pieces: list[str] = []
+    cursor = start
+    for span_start, span_end in spans:
+        if span_end <= start or span_start >= end:
+            continue
+        span_start, span_end = max(span_start, start), min(span_end, end)
+        pieces.append(visible(flat[cursor:span_start]))
+        pieces.append(MARK_OPEN + visible(flat[span_start:span_end]) + MARK_CLOSE)
+        cursor = span_end
+    pieces.append(visible(flat[cursor:end]))
+    return ("…" if start > 0 else "") + "".join(pieces) + ("…" if end < len(flat) else "")
+
+
+def _with_ellipses(flat: str, start: int, end: int) -> str:
+    return visible(flat[start:end]) + ("…" if end < len(flat) else "")
+
+
+def entry_date(entry: Entry) -> str | None:
+    """ISO-8601 date, with the time of day when it is known."""
+    if entry.when is None:
+        return None
+    if entry.time is None and entry.date is not None:
+        return entry.date.isoformat()
+    return entry.when.isoformat(timespec="minutes")
+
+
+def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
+    """`relevance 0.95 × 0.70 = 0.665`-style lines: one per factor, term and multiplier."""
+    lines = []
+    for factor in explanation.factors:
+        lines.append(
+            f"{factor.name:<9} {factor.value:.3f} × {factor.weight:.2f} = "
+            f"{factor.contribution:.3f}   ({one_line(factor.raw, 120)})"
+        )
+    for term in explanation.terms:
+        matches = ", ".join(
+            f"{one_line(m.token, 60)} ({m.kind.value} {m.similarity:.2f}; "
+            f"heading {m.heading_count}, body {m.body_count})"
+            for m in term.matches[:6]
+        )
+        more = f" +{len(term.matches) - 6} more" if len(term.matches) > 6 else ""
+        lines.append(
+            f"term {one_line(term.term, 60)!r}: weight {term.weight:.2f}, score "
+            f"{term.score:.3f} ← {matches or 'no match'}{more}"
+        )
+    for multiplier in explanation.multipliers:
+        lines.append(f"× {multiplier.factor:g}  {one_line(multiplier.reason, 120)}")
+    product = explanation.score / explanation.base if explanation.base else 1.0
+    lines.append(
+        f"base {explanation.base:.3f} × multipliers {product:.3f} = score {explanation.score:.3f}"
+    )
+    if explanation.gap_to_previous:
+        gaps = ", ".join(f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous
+                         if abs(gap) >= 0.0005)
+        lines.append(f"behind #{rank - 1} by: {gaps or 'nothing (tie broken by order)'}")
+    lines.extend(f"note: {one_line(note, 160)}" for note in explanation.notes)
+    return lines
+
+
+def explanation_dict(explanation: Explanation) -> dict[str, Any]:
+    return {
+        "score": explanation.score,
+        "base": explanation.base,
+        "factors": [
+            {"name": f.name, "raw": f.raw, "value": f.value, "weight": f.weight,
+             "contribution": f.contribution}
+            for f in explanation.factors
+        ],
+        "terms": [
+            {
+                "term": t.term, "weight": t.weight, "score": t.score,
+                "matches": [
+                    {"token": m.token, "kind": m.kind.value, "similarity": m.similarity,
+                     "heading_count": m.heading_count, "body_count": m.body_count}
+                    for m in t.matches
+                ],
+            }
+            for t in explanation.terms
+        ],
+        "multipliers": [
+            {"name": m.name, "reason": m.reason, "factor": m.factor}
+            for m in explanation.multipliers
+        ],
+        "gap_to_previous": dict(explanation.gap_to_previous),
+        "notes": list(explanation.notes),
+    }
+
+
+def hit_excerpt(hit: Hit, body: str) -> str:
+    return excerpt(body, matched_tokens(hit.explanation))

@@ -1,0 +1,140 @@
+"""`memtui rank -q QUERY [ROOT]`: the ranker, headless, for people, scripts and agents.
+
+Exit codes: 0 results, 1 no results (with what matched nothing, did-you-mean and what the date
+window hides), 2 bad input (empty or over-long query, invalid filter date, missing folder).
+Excerpts and titles go through `sanitize` and, unless `--reveal-secrets`, `mask_secrets`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+from memtui.cli import UsageError
+from memtui.commands.common import (
+    effective_days,
+    effective_today,
+    load_settings,
+    resolve_root,
+    searched_places,
+)
+from memtui.commands.output import (
+    entry_date,
+    excerpt,
+    explanation_dict,
+    explanation_lines,
+    matched_tokens,
+)
+from memtui.core.engine import Engine
+from memtui.core.model import Hit, RankResult
+from memtui.core.query import QueryError, parse_query
+from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
+
+
+def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    query = str(args.query)
+    if not query.strip():
+        raise UsageError("empty query: give words to search for, e.g. -q 'deploy staging'")
+    try:
+        parse_query(query)
+    except QueryError as exc:
+        raise UsageError(f"invalid query: {exc}") from None
+    config, warnings = load_settings(args)
+    today = effective_today(args)
+    days = effective_days(args, config)
+    root = resolve_root(args, today)
+    if root is None:
+        places = "; ".join(searched_places())
+        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
+    engine = Engine(root, config, today=today, days=days)
+    engine.load()
+    for warning in [*warnings, *engine.warnings]:
+        print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
+    limit = None if args.n == 0 else args.n
+    result = engine.search(query, limit=limit)
+    reveal = bool(getattr(args, "reveal_secrets", False)) or not config.mask_secrets
+
+    def show(text: str) -> str:
+        return text if reveal else mask_secrets(text)[0]
+
+    if args.json:
+        json.dump(_payload(result, args.explain, show), stream, ensure_ascii=False, indent=2)
+        stream.write("\n")
+    elif result.hits:
+        _print_hits(stream, result, args.explain, show)
+    else:
+        _print_empty(stream, result, days)
+    return 0 if result.hits else 1
+
+
+def _hit_excerpt(hit: Hit, show: Any) -> str:
+    return excerpt(show(hit.entry.body), matched_tokens(hit.explanation))
+
+
+def _payload(result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
+    results = []
+    for hit in result.hits:
+        entry = hit.entry
+        item: dict[str, Any] = {
+            "rank": hit.rank,
+            "score": round(hit.score, 6),
+            "path": entry.path,
+            "line_start": entry.line_start,
+            "line_end": entry.line_end,
+            "title": one_line(show(entry.title), 300),
+            "date": entry_date(entry),
+            "source": entry.source.value,
+            "excerpt": _hit_excerpt(hit, show),
+        }
+        if explain:
+            item["explanation"] = explanation_dict(hit.explanation)
+        results.append(item)
+    return {
+        "query": result.query,
+        "total_matches": result.total_matches,
+        "elapsed_ms": round(result.elapsed_ms, 3),
+        "results": results,
+        "unmatched_terms": list(result.unmatched_terms),
+        "suggestions": list(result.suggestions),
+        "hidden_by_window": result.hidden_by_window,
+        "notes": list(result.notes),
+    }
+
+
+def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) -> None:
+    for hit in result.hits:
+        entry = hit.entry
+        when = (entry_date(entry) or "undated").replace("T", " ")
+        location = f"{one_line(entry.path, 200)}:{entry.line_start}"
+        print(f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}",
+              file=stream)
+        print(f"     {one_line(show(entry.title), 100)}", file=stream)
+        print(f"     {_hit_excerpt(hit, show)}", file=stream)
+        if explain:
+            for line in explanation_lines(hit.explanation, hit.rank):
+                print(f"       {line}", file=stream)
+        print(file=stream)
+    print(f"Found {result.total_matches} (showing {len(result.hits)}) in "
+          f"{result.elapsed_ms:.1f} ms", file=stream)
+    for note in result.notes:
+        print(f"note: {one_line(note, 200)}", file=stream)
+
+
+def _print_empty(stream: TextIO, result: RankResult, days: int) -> None:
+    print(f"No results for {one_line(result.query, 200)!r}.", file=stream)
+    if result.unmatched_terms:
+        terms = ", ".join(one_line(term, 60) for term in result.unmatched_terms)
+        print(f"No entry contains: {terms}", file=stream)
+    if result.suggestions:
+        print(f"Did you mean: {', '.join(one_line(s, 60) for s in result.suggestions)}?",
+              file=stream)
+    if result.hidden_by_window:
+        print(f"{result.hidden_by_window} daily entries older than {days} days are not loaded "
+              "(try --days 0).", file=stream)
+    for note in result.notes:
+        print(f"note: {one_line(note, 200)}", file=stream)
+    print("Try fewer or broader terms, a shorter prefix, or drop filters.", file=stream)
