@@ -1,0 +1,119 @@
+"""`memtui bench`: how fast memtui loads, reranks and updates, next to two reference baselines.
+
+On ROOT (never written to) or on a synthetic corpus of `--entries N` written to a temp
+folder that is removed afterwards. `--json` prints one object; otherwise a readable table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from memtui.bench.corpus import write_corpus
+from memtui.bench.keystrokes import read_queries
+from memtui.bench.runner import BenchSetup, run_benchmark
+from memtui.cli import UsageError
+from memtui.commands.common import (
+    effective_days,
+    effective_today,
+    load_settings,
+    resolve_root,
+    searched_places,
+)
+
+
+def run_bench(args: argparse.Namespace) -> int:
+    today = effective_today(args)
+    config, warnings = load_settings(args)
+    for warning in warnings:
+        print(f"memtui: {warning}", file=sys.stderr)
+    queries = load_query_file(args.queries) if args.queries else None
+    if args.entries is not None:
+        if args.root or args.demo:
+            raise UsageError("give either ROOT/--demo or --entries N, not both")
+        if args.entries == 0:
+            raise UsageError("--entries must be at least 1")
+        with tempfile.TemporaryDirectory(prefix="memtui-bench-") as folder:
+            root = Path(folder)
+            summary = write_corpus(root, args.entries, today=today)
+            days = args.days if args.days is not None else 0
+            setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
+            report = run_benchmark(setup, tui_measurer(args.tui))
+    else:
+        found = resolve_root(args, today)
+        if found is None:
+            places = "; ".join(searched_places())
+            raise UsageError(f"no memory folder found (looked in {places}); give ROOT or --entries")
+        days = effective_days(args, config)
+        setup = BenchSetup(found, config, today, days, queries, None, args.tui)
+        report = run_benchmark(setup, tui_measurer(args.tui))
+    print(json.dumps(report, indent=2) if args.json else human_report(report))
+    return 0
+
+
+def load_query_file(name: str) -> list[str]:
+    path = Path(name)
+    try:
+        queries = read_queries(path)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read queries ({exc.strerror or exc})") from None
+    if not queries:
+        raise UsageError(f"{path}: no queries (one per line)")
+    return queries
+
+
+def tui_measurer(enabled: bool) -> Any:
+    """The app measurement, imported only when asked for (it pulls in Textual)."""
+    if not enabled:
+        return None
+    from memtui.bench.tui import measure_tui
+
+    return measure_tui
+
+
+def latency(figures: dict[str, float]) -> str:
+    return f"p50 {figures['p50']:>8.3f} ms   p95 {figures['p95']:>8.3f} ms"
+
+
+def human_report(report: dict[str, Any]) -> str:
+    corpus = "synthetic corpus" if report["corpus"] == "synthetic" else report["corpus"]
+    rows = [
+        f"memtui bench · {corpus} · {report['entries']:,} entries in {report['files']:,} files"
+        f" · today {report['today']}",
+        "",
+        f"  {'load (read + parse + index)':<32}{report['load_ms']:>10.1f} ms",
+        f"  {'peak RSS':<32}{report['rss_mb']:>10.1f} MB",
+        f"  {'rerank per keystroke':<32}{latency(report['rerank_ms'])}"
+        f"   max {report['rerank_ms']['max']:.3f} ms"
+        f"   ({report['keystrokes']} keystrokes, {len(report['queries'])} queries)",
+        f"  {'naive scan (seeds)':<32}{latency(report['baselines']['naive'])}"
+        f"   memtui {report['speedup_vs_naive']}× faster at p95",
+        f"  {'SQLite FTS5 prefix + bm25':<32}{latency(report['baselines']['fts5'])}"
+        f"   memtui {report['speedup_vs_fts5']}× faster at p95",
+    ]
+    if report["update_ms"] is not None:
+        rows.append(
+            f"  {'one-file update':<32}median {report['update_ms']:.3f} ms"
+            f"   max {report['update_ms_max']:.3f} ms   ({report['update_note']})"
+        )
+    tui = report.get("tui")
+    if tui:
+        if tui.get("keystroke_ms"):
+            rows.append(f"  {'app keystroke → repaint':<32}{latency(tui['keystroke_ms'])}")
+        if tui.get("first_results_ms") is not None:
+            rows.append(f"  {'app first results painted':<32}{tui['first_results_ms']:>10.1f} ms")
+        if tui.get("note"):
+            rows.append(f"  {'app note':<32}{tui['note']}")
+    budgets = report["budgets"]
+    rows += ["", f"  budgets ({budgets['tier_entries']:,}-entry tier)"]
+    for name, check in budgets.items():
+        if isinstance(check, dict):
+            verdict = "pass" if check["pass"] else "FAIL"
+            rows.append(
+                f"    {verdict:<5} {name:<24} {check['value']:>10} {check['rule']} {check['limit']}"
+            )
+    return "\n".join(rows)
