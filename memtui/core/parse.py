@@ -51,14 +51,13 @@ MAX_DERIVED_TITLE_CHARS = 80
 LARGE_SECTION_LINES = 150
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
-_STRUCTURE = re.compile(
-    r"^(?:"
+_STRUCTURE = re.compile(  # matched against "\n" + text: a literal first char is fast to find
+    r"\n(?:"
     r"(?P<heading> {0,3}#{1,6}(?:[ \t][^\n]*)?)"
     r"|(?P<fence>[ \t]*(?:`{3,}|~{3,})[^\n]*)"
     r"|(?P<rule> {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}))"
     r"|(?P<bracket>\[\d{4}-\d{2}-\d{2}[^\n]*)"
-    r")$",
-    re.M,
+    r")(?=\n|\Z)"
 )
 _HEADING = re.compile(r" {0,3}(#{1,6})(.*)")
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
@@ -196,14 +195,15 @@ def _scan(text: str, first_line: int) -> _Structure:
     fence_len = 0
     line = 0
     last = 0
-    for match in _STRUCTURE.finditer(text):
-        position = match.start()
-        line += text.count("\n", last, position)
+    count = text.count
+    for match in _STRUCTURE.finditer("\n" + text):
+        position = match.start()  # == the line's start offset in `text`
+        line += count("\n", last, position)
         last = position
         if line < first_line:
             continue
         kind = match.lastgroup
-        value = match.group()
+        value = match.group(kind or 0)
         if fence_char:
             stripped = value.strip()
             if (

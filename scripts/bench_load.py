@@ -1,0 +1,80 @@
+"""Measure `Store.load()` on a generated memory folder of ~10k entries.
+
+Generates 300 daily notes (30 timed sections each) plus a MEMORY.md with 1,000 sections in a temp
+folder, then times a full load (best and median of several runs). Usage:
+
+    .venv/bin/python scripts/bench_load.py [--daily 300] [--sections 30] [--long-term 1000] [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from memtui.core.store import Store
+
+WORDS = (
+    "deploy postgres migration invoice rotate key flaky test staging rollback customer "
+    "webhook ledger worker queue latency index vacuum release checklist token secret"
+).split()
+
+
+def paragraph(seed: int, words: int = 40) -> str:
+    return " ".join(WORDS[(seed * 7 + i * 3) % len(WORDS)] for i in range(words))
+
+
+def generate(root: Path, today: dt.date, daily: int, sections: int, long_term: int) -> int:
+    memory = root / "memory"
+    memory.mkdir(parents=True)
+    count = 0
+    for day in range(daily):
+        date = today - dt.timedelta(days=day % 30)
+        name = f"{date.isoformat()}-s{day}.md" if day >= 30 else f"{date.isoformat()}.md"
+        parts = [f"# Daily Note - {date.isoformat()}\n"]
+        for section in range(sections):
+            minute = section * 2
+            parts.append(
+                f"## {minute // 60 + 8:02d}:{minute % 60:02d}:00 UTC\n\n"
+                f"{paragraph(day * sections + section)}\n\n```bash\n# not a heading\nmake deploy\n```\n\n---\n"
+            )
+            count += 1
+        (memory / name).write_text("\n".join(parts), encoding="utf-8")
+    parts = ["# MEMORY.md\n"]
+    for section in range(long_term):
+        parts.append(f"## Topic {section}: {WORDS[section % len(WORDS)]}\n\n{paragraph(section, 60)}\n")
+        count += 1
+    (root / "MEMORY.md").write_text("\n".join(parts), encoding="utf-8")
+    return count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--daily", type=int, default=300)
+    parser.add_argument("--sections", type=int, default=30)
+    parser.add_argument("--long-term", type=int, default=1000)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    today = dt.date(2026, 11, 21)
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        expected = generate(root, today, args.daily, args.sections, args.long_term)
+        timings = []
+        loaded = 0
+        for _ in range(args.runs):
+            store = Store(root, days=30, today=today)
+            start = time.perf_counter()
+            store.load()
+            timings.append(time.perf_counter() - start)
+            loaded = len(store.entries)
+        print(
+            f"generated {expected:,} entries, loaded {loaded:,} from {len(store.paths())} files; "
+            f"load best {min(timings) * 1000:.0f} ms, median {statistics.median(timings) * 1000:.0f} ms"
+        )
+
+
+if __name__ == "__main__":
+    main()
