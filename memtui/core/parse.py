@@ -146,7 +146,8 @@ def classify(rel_path: str) -> FileKind:
 
 def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
     """Stable id: same path, heading path and occurrence of that heading path -> same id."""
-    key = "\x00".join((path, "\x1f".join(heading_path), str(occurrence)))
+    parts = (path, str(len(heading_path)), "\x1f".join(heading_path), str(occurrence))
+    key = "\x00".join(parts)
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 

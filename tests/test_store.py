@@ -1,0 +1,353 @@
+"""The store on real temp folders: scanning, the date window, incremental changes, traps."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import layouts
+import pytest
+
+from memtui.core.model import Source
+from memtui.core.store import MAX_DEPTH, MAX_FILE_BYTES, Store
+
+TODAY = dt.date(2026, 11, 21)
+MUTATING_EVENTS = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "shutil.rmtree"})
+
+
+def loaded(root: Path, days: int = 30) -> Store:
+    store = Store(root, days=days, today=TODAY)
+    store.load()
+    return store
+
+
+def reasons(store: Store) -> dict[str, str]:
+    return {skipped.path: skipped.reason for skipped in store.skipped}
+
+
+def titles(store: Store, path: str) -> list[str]:
+    return [entry.title for entry in store.entries_in(path)]
+
+
+def test_loads_every_layout(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    paths = store.paths()
+    for expected in (
+        "MEMORY.md",
+        ".claude/memory/MEMORY.md",
+        "memory/2026-11-20.md",
+        "miniclaw/memory/2026-11-21.md",
+        "nanobot/memory/HISTORY.md",
+        "picoclaw/202611/20261119.md",
+        "memory-bank/decisionLog.md",
+        "basic-memory/2026-04-17 - store durable decisions.md",
+    ):
+        assert expected in paths
+    assert "memory/2026-09-01.md" not in paths
+    assert titles(store, "memory/2026-11-20.md") == ["09:14 — Deploy", "Customer call (20:28 UTC)"]
+    assert all(entry.id == key for key, entry in store.entries.items())
+    assert store.skipped == ()
+
+
+def test_window_hides_old_daily_notes_and_counts_them(memory_root: Path) -> None:
+    store = loaded(memory_root, days=30)
+    assert store.hidden_by_window == 2
+    everything = loaded(memory_root, days=0)
+    assert everything.hidden_by_window == 0
+    assert len(everything.entries) == len(store.entries) + 2
+    old_basic_memory = everything.entries_in("basic-memory/2026-04-17 - store durable decisions.md")
+    assert old_basic_memory and store.entries_in(old_basic_memory[0].path) == old_basic_memory
+
+
+def test_history_is_windowed_per_entry(tmp_path: Path) -> None:
+    (tmp_path / "HISTORY.md").write_text(
+        "[2026-11-20 10:00] recent\n\n[2026-09-01 10:00] old\n\n[2026-11-01] also recent\n"
+    )
+    store = loaded(tmp_path, days=30)
+    assert titles(store, "HISTORY.md") == ["recent", "also recent"]
+    assert store.hidden_by_window == 1
+
+
+def test_set_window_loads_and_unloads(memory_root: Path) -> None:
+    store = loaded(memory_root, days=30)
+    before = len(store.entries)
+    widened = store.set_window(0)
+    assert len(widened.added) == 2
+    assert widened.paths == ("memory/2026-09-01.md",)
+    assert len(store.entries) == before + 2
+    narrowed = store.set_window(30)
+    assert narrowed.removed == widened.added
+    assert len(store.entries) == before
+    assert store.hidden_by_window == 2
+
+
+def test_entry_ids_are_stable_across_reloads(memory_root: Path) -> None:
+    assert set(loaded(memory_root).entries) == set(loaded(memory_root).entries)
+
+
+def test_edit_reports_added_and_updated(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    daily = memory_root / "memory/2026-11-20.md"
+    daily.write_text(daily.read_text() + "\n## 21:00 — Late\n\nOne more.\n")
+    change = store.apply_changes([daily])
+    assert len(change.added) == 1
+    assert change.paths == ("memory/2026-11-20.md",)
+    assert change.per_path[0][:3] == ("memory/2026-11-20.md", 1, 0)
+    assert titles(store, "memory/2026-11-20.md")[-1] == "21:00 — Late"
+
+
+def test_unchanged_hint_is_an_empty_change(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    assert store.apply_changes(["MEMORY.md", memory_root / "nowhere.md"]).empty
+
+
+def test_new_file_and_delete(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    new = memory_root / "memory/2026-11-21.md"
+    new.write_text("## 08:00\n\nfresh\n")
+    added = store.apply_changes([str(new)])
+    assert len(added.added) == 1
+    new.unlink()
+    removed = store.apply_changes([str(new)])
+    assert removed.removed == added.added
+    assert "memory/2026-11-21.md" not in store.paths()
+
+
+def test_atomic_save_via_rename(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    target = memory_root / "muxcode/build.md"
+    temp = memory_root / "muxcode/.build.md.tmp"
+    temp.write_text("# Build role\n\n## Only section\n\nx\n")
+    os.replace(temp, target)
+    change = store.apply_changes([temp, target])
+    assert titles(store, "muxcode/build.md") == ["Only section"]
+    assert len(change.removed) == 2 and len(change.added) == 1
+
+
+def test_folder_hint_rescans_the_folder(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    shutil.rmtree(memory_root / "memory-bank")
+    (memory_root / "memory/new").mkdir()
+    (memory_root / "memory/new/topic.md").write_text("## Topic\n\nx\n")
+    change = store.apply_changes([memory_root / "memory-bank", memory_root / "memory"])
+    assert not any(path.startswith("memory-bank/") for path in store.paths())
+    assert "memory/new/topic.md" in store.paths()
+    assert len(change.added) == 1
+
+
+def test_file_replaced_by_folder(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    target = memory_root / "notes/loose.md"
+    target.unlink()
+    target.mkdir()
+    (target / "inner.md").write_text("## Inner\n")
+    store.apply_changes([target])
+    assert "notes/loose.md" not in store.paths()
+    assert "notes/loose.md/inner.md" in store.paths()
+
+
+def test_root_vanishes_and_comes_back(memory_root: Path, tmp_path: Path) -> None:
+    store = loaded(memory_root)
+    count = len(store.entries)
+    moved = tmp_path / "moved"
+    memory_root.rename(moved)
+    gone = store.apply_changes([memory_root / "MEMORY.md"])
+    assert len(gone.removed) == count
+    assert store.entries == {}
+    moved.rename(memory_root)
+    back = store.apply_changes([memory_root])
+    assert len(back.added) == count
+
+
+def test_missing_root_loads_nothing(tmp_path: Path) -> None:
+    store = loaded(tmp_path / "absent")
+    assert store.entries == {} and store.paths() == []
+    (tmp_path / "absent").mkdir()
+    (tmp_path / "absent/MEMORY.md").write_text("## A\n")
+    assert len(store.apply_changes([tmp_path / "absent/MEMORY.md"]).added) == 1
+
+
+def test_hints_outside_the_root_are_ignored(memory_root: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text("## Outside\n")
+    store = loaded(memory_root)
+    assert store.apply_changes([outside, "../outside.md"]).empty
+
+
+# --- file-system traps ---------------------------------------------------------------------------
+
+
+def test_symlinks(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    outside = tmp_path / "secret.md"
+    outside.write_text("## Secret\n")
+    (root / "real.md").write_text("## Real\n")
+    (root / "leak.md").symlink_to(outside)
+    (root / "alias.md").symlink_to(root / "real.md")
+    (root / "loop.md").symlink_to(root / "loop.md")
+    (root / "broken.md").symlink_to(root / "nowhere.md")
+    (root / "sub").mkdir()
+    (root / "sub/up").symlink_to(root)
+    (root / "escape").symlink_to(tmp_path)
+    store = loaded(root)
+    assert store.paths() == ["alias.md", "real.md"]
+    why = reasons(store)
+    assert "leaves the memory folder" in why["leak.md"]
+    assert "leaves the memory folder" in why["escape"]
+    assert "not followed" in why["sub/up"]
+    assert "loop.md" in why and "broken.md" in why
+    assert all("Secret" not in entry.title for entry in store.entries.values())
+
+
+def test_fifo_socket_and_device_are_never_opened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.md")
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "sock.md"))
+        (tmp_path / "dev.md").symlink_to("/dev/zero")
+        (tmp_path / "ok.md").write_text("## Fine\n")
+        store = loaded(tmp_path)
+    assert store.paths() == ["ok.md"]
+    why = reasons(store)
+    assert "never opened" in why["pipe.md"]
+    assert "never opened" in why["sock.md"]
+    assert "dev.md" in why
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads everything")
+def test_unreadable_file_and_folder(tmp_path: Path) -> None:
+    (tmp_path / "locked.md").write_text("## Locked\n")
+    (tmp_path / "locked.md").chmod(0)
+    (tmp_path / "closed").mkdir()
+    (tmp_path / "closed/a.md").write_text("## A\n")
+    (tmp_path / "closed").chmod(0)
+    try:
+        why = reasons(loaded(tmp_path))
+    finally:
+        (tmp_path / "closed").chmod(0o700)
+    assert "permission denied" in why["locked.md"]
+    assert "permission denied" in why["closed"]
+
+
+def test_deep_tree_has_no_recursion_error(tmp_path: Path) -> None:
+    folder = tmp_path
+    descriptor = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(1200):  # build relative to a descriptor: absolute paths get too long
+            os.mkdir("d", dir_fd=descriptor)
+            child = os.open("d", os.O_RDONLY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = child
+        with open(os.open("deep.md", os.O_WRONLY | os.O_CREAT, dir_fd=descriptor), "w") as f:
+            f.write("## Deep\n")
+    finally:
+        os.close(descriptor)
+    (folder / "top.md").write_text("## Top\n")
+    store = loaded(tmp_path)
+    assert store.paths() == ["top.md"]
+    (deepest,) = store.skipped
+    assert deepest.path.count("/") == MAX_DEPTH
+    assert "deeper than" in deepest.reason
+
+
+def test_folder_named_like_markdown_and_ignored_folders(tmp_path: Path) -> None:
+    (tmp_path / "x.md").mkdir()
+    (tmp_path / "x.md/inside.md").write_text("## Inside\n")
+    for name in (".git", "node_modules", ".venv"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "README.md").write_text("## Tooling\n")
+    (tmp_path / ".claude/memory").mkdir(parents=True)
+    (tmp_path / ".claude/memory/MEMORY.md").write_text("## Kept\n")
+    (tmp_path / "notes.txt").write_text("not markdown")
+    store = loaded(tmp_path)
+    assert store.paths() == [".claude/memory/MEMORY.md", "x.md/inside.md"]
+    assert set(reasons(store)) == {".git", "node_modules", ".venv"}
+    assert store.apply_changes([tmp_path / "node_modules/README.md"]).empty
+
+
+def test_thousands_of_files(tmp_path: Path) -> None:
+    for index in range(3000):
+        (tmp_path / f"n{index}.md").write_text(f"## Note {index}\n")
+    assert len(loaded(tmp_path).entries) == 3000
+
+
+def test_binary_and_invalid_utf8(tmp_path: Path) -> None:
+    (tmp_path / "image.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    (tmp_path / "latin1.md").write_bytes("## Caf\xe9\n".encode("latin-1"))
+    store = loaded(tmp_path)
+    assert "binary" in reasons(store)["image.md"]
+    (entry,) = store.entries_in("latin1.md")
+    assert entry.title == "Caf\ufffd"
+    assert entry.warnings == ("invalid UTF-8: 1 byte replaced",)
+
+
+def test_oversized_file_is_truncated_with_a_notice(tmp_path: Path) -> None:
+    section = "## Section\n\n" + "x" * 1000 + "\n\n"
+    big = tmp_path / "big.md"
+    big.write_text(section * (MAX_FILE_BYTES // len(section) + 200) + "## Beyond\n")
+    entries = loaded(tmp_path).entries_in("big.md")
+    assert entries[-1].title == "Section"
+    assert any("truncated" in warning for warning in entries[-1].warnings)
+    assert not any("truncated" in warning for warning in entries[0].warnings)
+
+
+def test_empty_file_loads_with_no_entries(tmp_path: Path) -> None:
+    (tmp_path / "empty.md").write_text("")
+    store = loaded(tmp_path)
+    assert store.paths() == ["empty.md"] and store.entries == {}
+
+
+# --- read-only ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def write_audit(memory_root: Path) -> Iterator[list[str]]:
+    """Collect every audited write-like operation that touches the memory root."""
+    hits: list[str] = []
+    root = str(memory_root)
+    active = [True]
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if not active[0]:
+            return
+        if event == "open" and args and root in str(args[0]):
+            mode, flags = args[1], args[2]
+            writing = isinstance(mode, str) and any(c in mode for c in "wax+")
+            if writing or (isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR)):
+                hits.append(f"open {args[0]}")
+        elif event in MUTATING_EVENTS and args and root in str(args[0]):
+            hits.append(f"{event} {args[0]}")
+
+    sys.addaudithook(hook)
+    yield hits
+    active[0] = False
+
+
+def test_store_never_writes_under_the_root(memory_root: Path, write_audit: list[str]) -> None:
+    store = loaded(memory_root)
+    store.apply_changes([memory_root, memory_root / "MEMORY.md"])
+    store.set_window(0)
+    assert store.hidden_by_window == 0
+    assert write_audit == []
+
+
+def test_sources_are_assigned(memory_root: Path) -> None:
+    store = loaded(memory_root, days=0)
+    by_source = {entry.path: entry.source for entry in store.entries.values()}
+    assert by_source["MEMORY.md"] is Source.LONG_TERM
+    assert by_source["nanobot/memory/HISTORY.md"] is Source.DAILY
+    assert by_source["muxcode/build.md"] is Source.NOTE
+
+
+def test_layout_builders_are_independent(tmp_path: Path) -> None:
+    for name, build in layouts.LAYOUTS.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        build(folder)
+        assert loaded(folder, days=0).entries, name
