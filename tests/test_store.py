@@ -249,11 +249,24 @@ def test_deep_tree_has_no_recursion_error(tmp_path: Path) -> None:
     finally:
         os.close(descriptor)
     (folder / "top.md").write_text("## Top\n")
-    store = loaded(tmp_path)
-    assert store.paths() == ["top.md"]
-    (deepest,) = store.skipped
-    assert deepest.path.count("/") == MAX_DEPTH
-    assert "deeper than" in deepest.reason
+    try:
+        store = loaded(tmp_path)
+        assert store.paths() == ["top.md"]
+        (deepest,) = store.skipped
+        assert deepest.path.count("/") == MAX_DEPTH
+        assert "deeper than" in deepest.reason
+    finally:
+        flatten_and_remove(tmp_path / "d")
+
+
+def flatten_and_remove(top: Path) -> None:
+    """Delete a very deep d/d/d… chain level by level (shutil.rmtree would recurse too deep)."""
+    spare = top.with_name("spare")
+    while (top / "d").exists():
+        os.rename(top / "d", spare)
+        shutil.rmtree(top)
+        os.rename(spare, top)
+    shutil.rmtree(top)
 
 
 def test_folder_named_like_markdown_and_ignored_folders(tmp_path: Path) -> None:
