@@ -1,0 +1,293 @@
+"""The Textual app: one factory (`create_app`) for the CLI, the tests and the screenshot script.
+
+`MemtuiApp` owns what outlives a screen: options, themes, the secret mask and theme persistence.
+The main screen owns the engine and every worker (see `screens/main.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual._path import CSSPathType
+from textual.app import App, SystemCommand
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from memtui.core.config import Config, default_config_path
+from memtui.core.sanitize import one_line
+from memtui.core.watch import RootWatcher
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes
+
+if TYPE_CHECKING:
+    from memtui.core.engine import Engine
+
+DETERMINISTIC_SIZE = (120, 36)
+
+
+@dataclass
+class AppOptions:
+    """Everything the app needs, resolved from the command line and config."""
+
+    root: Path | None
+    config: Config
+    today: dt.date
+    days: int
+    query: str = ""
+    theme: str | None = None
+    watch: bool = True
+    force_polling: bool = False
+    deterministic: bool = False
+    """Tests and screenshots: no cursor blink, no timings, no animations."""
+    config_warnings: list[str] = field(default_factory=list)
+    searched: list[str] = field(default_factory=list)
+    """Where the default root was looked for (shown when none was found)."""
+    user_themes_dir: Path | None = None
+    engine_factory: Callable[[AppOptions], Engine] | None = None
+    """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
+
+    @property
+    def root_label(self) -> str:
+        if self.root is None:
+            return "no memory folder"
+        home = str(Path.home())
+        text = str(self.root)
+        return "~" + text[len(home):] if home != "/" and text.startswith(home + "/") else text
+
+
+def options_from_args(args: argparse.Namespace, *, deterministic: bool = False) -> AppOptions:
+    """Resolve root, config, today and days the same way every command does."""
+    from memtui.commands.common import (
+        effective_days,
+        effective_today,
+        load_settings,
+        resolve_root,
+        searched_places,
+    )
+
+    config, warnings = load_settings(args)
+    today = effective_today(args)
+    root = resolve_root(args, today)
+    return AppOptions(
+        root=root,
+        config=config,
+        today=today,
+        days=effective_days(args, config),
+        query=getattr(args, "query", "") or "",
+        theme=getattr(args, "theme", None),
+        watch=not getattr(args, "no_watch", False) and not deterministic,
+        deterministic=deterministic,
+        config_warnings=list(warnings),
+        searched=list(searched_places()) if root is None else [],
+    )
+
+
+class MemtuiApp(App[int]):
+    """memtui: search, rank and explain what your agent remembers."""
+
+    TITLE = "memtui"
+    CSS_PATH: ClassVar[CSSPathType | None] = Path(__file__).with_name("memtui.tcss")
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+    ]
+
+    def __init__(self, options: AppOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.load_ms: float | None = None
+        self.first_paint_ms: float | None = None
+        self.last_paint_ms: float | None = None
+        """Milliseconds from the latest search request to its results being painted."""
+        self.painted_generation = 0
+        self.changes_applied = 0
+        self.watcher: RootWatcher | None = None
+        self.theme_warnings: list[str] = []
+        self._theme_ready = False
+        self._started = time.perf_counter()
+        self._mask_cache: dict[str, tuple[str, int]] = {}
+        if options.deterministic:
+            self.animation_level = "none"
+        theme_set = load_themes(options.user_themes_dir)
+        for theme in theme_set.themes.values():
+            self.register_theme(theme)
+        self.theme_warnings = theme_set.warnings
+
+    # --- startup ------------------------------------------------------------------------------
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(MEMTUI_VARIABLES)
+
+    def on_mount(self) -> None:
+        wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        self.theme = wanted
+        self._theme_ready = True
+        for warning in [*self.options.config_warnings, *self.theme_warnings]:
+            self.notify(one_line(warning, 300), severity="warning", timeout=6, markup=False)
+        if self.options.root is None:
+            from memtui.ui.screens.modals import NoMemoryScreen
+
+            self.push_screen(NoMemoryScreen(self.options.searched))
+        else:
+            self.push_screen(MainScreen())
+
+    def open_demo(self) -> None:
+        """Switch from the 'no memory folder' screen to the bundled demo."""
+        from memtui.commands.common import resolve_root
+
+        args = argparse.Namespace(demo=True, root=None, days=None, today=self.options.today,
+                                  config=None)
+        self.options.root = resolve_root(args, self.options.today)
+        self.switch_screen(MainScreen())
+
+    # --- hooks for benchmarks and tests -------------------------------------------------------
+
+    def results_painted(self, generation: int, requested_at: float) -> None:
+        """Called after the list repainted for search `generation` (bench --tui reads these)."""
+        now = time.perf_counter()
+        self.painted_generation = generation
+        self.last_paint_ms = (now - requested_at) * 1000
+        if self.first_paint_ms is None:
+            self.first_paint_ms = (now - self._started) * 1000
+
+    # --- shared helpers -----------------------------------------------------------------------
+
+    def mask(self, text: str, *, revealed: bool) -> tuple[str, int]:
+        """The text to show (secrets masked unless revealed) and how many secrets it holds."""
+        if not self.options.config.mask_secrets:
+            return text, 0
+        cached = self._mask_cache.get(text)
+        if cached is None:
+            from memtui.core.secrets import mask_secrets
+
+            cached = mask_secrets(text)
+            if len(self._mask_cache) > 256:
+                self._mask_cache.clear()
+            self._mask_cache[text] = cached
+        masked_text, count = cached
+        return (text if revealed else masked_text), count
+
+    def collect_warnings(self, engine: Engine | None) -> list[tuple[str, str]]:
+        """(where, problem) rows for the warnings view: config, themes, skipped files, entries."""
+        rows: list[tuple[str, str]] = []
+        rows += [("config", warning) for warning in self.options.config_warnings]
+        rows += [("theme", warning) for warning in self.theme_warnings]
+        if self.watcher is not None and self.watcher.last_error:
+            rows.append(("watcher", self.watcher.last_error))
+        if engine is not None:
+            rows += [("engine", warning) for warning in engine.warnings]
+            rows += [(item.path, item.reason) for item in engine.store.skipped]
+            for entry in engine.store.entries.values():
+                for warning in entry.warnings:
+                    rows.append((f"{entry.path}:{entry.line_start}", warning))
+        return rows
+
+    # --- themes -------------------------------------------------------------------------------
+
+    def memtui_themes(self) -> list[str]:
+        return sorted(name for name in self.available_themes if name.startswith("memtui-")) or [
+            self.theme
+        ]
+
+    def cycle_theme(self) -> None:
+        names = self.memtui_themes()
+        index = names.index(self.theme) + 1 if self.theme in names else 0
+        self.theme = names[index % len(names)]
+        self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
+
+    def watch_theme(self, theme: str) -> None:
+        if self._theme_ready and not self.options.deterministic:
+            self._remember_theme(theme)
+
+    def _remember_theme(self, theme: str) -> None:
+        """Write `theme = "…"` to the user's config file, keeping everything else in it."""
+        path = default_config_path()
+        root = self.options.root
+        if root is not None and path.resolve().is_relative_to(root.resolve()):
+            return
+        try:
+            existing = path.read_text(encoding="utf-8") if path.exists() else ""
+            updated = set_toml_theme(existing, theme)
+            if updated != existing:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(updated, encoding="utf-8")
+        except OSError as exc:
+            self.notify(f"Could not save the theme: {exc}", severity="warning", markup=False)
+
+    # --- command palette ----------------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        if isinstance(screen, MainScreen):
+            for title, help_text, action in PALETTE_COMMANDS:
+                yield SystemCommand(title, help_text, _screen_action(screen, action))
+        yield SystemCommand("Change theme", "Pick a theme (remembered)", self.action_change_theme)
+        yield SystemCommand("Next memtui theme", "Cycle memtui-dark/light/high-contrast",
+                            self.cycle_theme)
+        yield SystemCommand("Keys", "Show the key bindings panel", self.action_show_help_panel)
+        yield SystemCommand("Quit", "Quit memtui", self.exit)
+
+
+PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("Search", "Focus the query box (/)", "focus_query"),
+    ("Results", "Focus the results list (enter)", "focus_results"),
+    ("Open in editor", "Open $EDITOR at the selected entry's line (e)", "edit"),
+    ("Copy entry", "Copy the selected entry's text (y)", "copy_entry"),
+    ("Copy citation", "Copy path:line of the selected entry (Y)", "copy_citation"),
+    ("Boost file", "Boost the selected entry's file for this session (+)", "boost(1)"),
+    ("Penalise file", "Penalise the selected entry's file for this session (-)", "boost(-1)"),
+    ("Clear file boost", "Remove the session boost of the selected entry's file (0)",
+     "clear_boost"),
+    ("Toggle breakdown size", "Compact or expanded score breakdown (b)", "toggle_breakdown"),
+    ("Explain in full", "Open the full score breakdown (B)", "expanded_breakdown"),
+    ("Weights", "Change factor weights and half-life live (w)", "weights"),
+    ("Filters", "Filter by source, role, tag and date (f)", "filters"),
+    ("Toggle date window", "Load every date or only the last N days (t)", "toggle_window"),
+    ("Reveal secrets", "Show or mask secrets in the entry (r)", "toggle_secrets"),
+    ("Next match", "Scroll the entry to the next match (n)", "next_match"),
+    ("Warnings", "Skipped files, config and entry warnings (!)", "warnings"),
+    ("Help", "Every key binding (?)", "help"),
+)
+
+
+def _screen_action(screen: Screen[Any], action: str) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        await screen.run_action(action)
+
+    return run
+
+
+_THEME_LINE = re.compile(r"^\s*theme\s*=.*$", re.MULTILINE)
+_TABLE_LINE = re.compile(r"^\s*\[", re.MULTILINE)
+
+
+def set_toml_theme(text: str, theme: str) -> str:
+    """Set the top-level `theme` key in TOML text, leaving every other line alone."""
+    escaped = theme.replace("\\", "\\\\").replace('"', '\\"')
+    line = f'theme = "{escaped}"'
+    table = _TABLE_LINE.search(text)
+    top = text[: table.start()] if table else text
+    rest = text[table.start():] if table else ""
+    if _THEME_LINE.search(top):
+        return _THEME_LINE.sub(lambda _: line, top, count=1) + rest
+    return f"{line}\n{text}"
+
+
+def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> MemtuiApp:
+    """The one way to build the app: from parsed `memtui` arguments."""
+    return MemtuiApp(options_from_args(args, deterministic=deterministic))
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    app = create_app(args)
+    code = app.run()
+    return code if isinstance(code, int) else 0

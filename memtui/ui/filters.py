@@ -1,0 +1,61 @@
+"""Edit the filter tokens of a query string (`source:daily tag:x …`) without touching its words.
+
+The filter screen works on the query text itself, so what the user sees in the query box is
+always the whole truth and the ranker's own query parser stays the only interpreter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from memtui.core.query import FILTER_NAMES
+
+_PIECE = re.compile(r'-?"[^"]*"?|\S+')
+
+
+@dataclass
+class QueryFilters:
+    sources: list[str] = field(default_factory=list)
+    roles: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    after: str = ""
+    before: str = ""
+
+    def tokens(self) -> list[str]:
+        out = [f"source:{value}" for value in self.sources]
+        out += [f"role:{value}" for value in self.roles]
+        out += [f"tag:{value}" for value in self.tags]
+        if self.after:
+            out.append(f"after:{self.after}")
+        if self.before:
+            out.append(f"before:{self.before}")
+        return out
+
+
+def split_query(query: str) -> tuple[str, QueryFilters]:
+    """The query's words (in order) and its filters; `file:` counts as a role filter."""
+    words: list[str] = []
+    filters = QueryFilters()
+    for piece in _PIECE.findall(query):
+        name, colon, value = piece.partition(":")
+        name = name.lower()
+        if not colon or name not in FILTER_NAMES or not value:
+            words.append(piece)
+        elif name == "source":
+            filters.sources.append(value)
+        elif name in ("role", "file"):
+            filters.roles.append(value)
+        elif name == "tag":
+            filters.tags.append(value)
+        elif name == "after":
+            filters.after = value
+        else:
+            filters.before = value
+    return " ".join(words), filters
+
+
+def with_filters(query: str, filters: QueryFilters) -> str:
+    """`query` with its filter tokens replaced by `filters` (words first, then filters)."""
+    words, _ = split_query(query)
+    return " ".join(part for part in [words, *filters.tokens()] if part)

@@ -1,0 +1,290 @@
+"""Turn core results into styled text, never through markup.
+
+Every string that may come from disk (titles, paths, bodies, tags, notices) goes through
+`visible()`/`one_line()` and is placed in `Content`/`Text` as plain text with a style beside it,
+so `[@click=app.quit]` in a memory file shows literally and does nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+
+from memtui.core.model import Entry, Explanation, Factor, Hit, Source, TermMatch
+from memtui.core.sanitize import one_line, visible
+
+FACTOR_ORDER = ("relevance", "source", "recency", "position")
+FACTOR_STYLE = {name: f"$factor-{name}" for name in FACTOR_ORDER}
+SOURCE_LABEL = {Source.LONG_TERM: "long", Source.DAILY: "daily", Source.NOTE: "note"}
+SOURCE_STYLE = {
+    Source.LONG_TERM: "$badge-long-term",
+    Source.DAILY: "$badge-daily",
+    Source.NOTE: "$badge-note",
+}
+BAR_CELLS = 8
+EIGHTHS = " ▏▎▍▌▋▊▉█"
+
+
+def entry_date(entry: Entry) -> str:
+    """ISO date (and HH:MM when known), or 'undated'."""
+    if entry.date is None:
+        return "undated"
+    if entry.time is not None:
+        return f"{entry.date.isoformat()} {entry.time.strftime('%H:%M')}"
+    return entry.date.isoformat()
+
+
+def citation(entry: Entry) -> str:
+    return f"{entry.path}:{entry.line_start}"
+
+
+def line_range(entry: Entry) -> str:
+    if entry.line_end > entry.line_start:
+        return f"{entry.path}:{entry.line_start}–{entry.line_end}"
+    return f"{entry.path}:{entry.line_start}"
+
+
+def bar(fraction: float, cells: int) -> str:
+    """A left-aligned bar of `cells` width filled to `fraction`, with eighth-cell precision."""
+    fraction = min(1.0, max(0.0, fraction))
+    eighths = round(fraction * cells * 8)
+    full, rest = divmod(eighths, 8)
+    text = "█" * full + (EIGHTHS[rest] if rest else "")
+    return text.ljust(cells)
+
+
+def stacked_cells(factors: Sequence[Factor], cells: int) -> list[tuple[str, int]]:
+    """Split `cells` among factors by contribution (largest remainder), scaled by their sum.
+
+    The bar's filled length is the base score; each factor gets its share in its colour.
+    """
+    contributions = {f.name: max(0.0, f.contribution) for f in factors}
+    total = min(1.0, sum(contributions.values()))
+    filled = round(total * cells)
+    if filled == 0 or total <= 0:
+        return []
+    exact = {name: value / sum(contributions.values()) * filled for name, value in
+             contributions.items()}
+    counts = {name: int(value) for name, value in exact.items()}
+    leftover = filled - sum(counts.values())
+    for name in sorted(exact, key=lambda n: exact[n] - counts[n], reverse=True)[:leftover]:
+        counts[name] += 1
+    ordered = [name for name in FACTOR_ORDER if name in counts] + [
+        name for name in counts if name not in FACTOR_ORDER
+    ]
+    return [(name, counts[name]) for name in ordered if counts[name] > 0]
+
+
+def match_pattern(terms: Iterable[TermMatch]) -> re.Pattern[str] | None:
+    """A case-insensitive pattern for every document token the query matched.
+
+    Tokens starting with an ASCII letter or digit only match at a word start, so `de` does not
+    light up the middle of `code`; other scripts (CJK bigrams) match anywhere.
+    """
+    tokens = sorted(
+        {m.token for term in terms for m in term.matches if len(m.token) >= 2},
+        key=len,
+        reverse=True,
+    )
+    if not tokens:
+        return None
+    parts = []
+    for token in tokens[:200]:
+        escaped = re.escape(token)
+        if token[0].isascii() and token[0].isalnum():
+            parts.append(f"(?<![A-Za-z0-9]){escaped}")
+        else:
+            parts.append(escaped)
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def highlight(text: Text, pattern: re.Pattern[str] | None, style: Style | str) -> int:
+    """Style every match of `pattern` in `text`; returns how many matched."""
+    if pattern is None:
+        return 0
+    found = 0
+    for match in pattern.finditer(text.plain):
+        if match.end() > match.start():
+            text.stylize(style, match.start(), match.end())
+            found += 1
+    return found
+
+
+# --- breakdown -------------------------------------------------------------------------------
+
+
+def _num(value: float) -> str:
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def factor_rows(explanation: Explanation, *, raw_width: int = 40) -> list[Content]:
+    """One row per factor: name, raw → value × weight = contribution, and a bar."""
+    rows = []
+    name_width = max((len(f.name) for f in explanation.factors), default=9)
+    for factor in explanation.factors:
+        style = FACTOR_STYLE.get(factor.name, "$primary")
+        rows.append(
+            Content.assemble(
+                (factor.name.ljust(name_width), f"bold {style}"),
+                " ",
+                (f"{factor.value:.2f}", ""),
+                (" × ", "$muted"),
+                (f"{factor.weight:.2f}", ""),
+                (" = ", "$muted"),
+                (f"{factor.contribution:.3f}", "bold"),
+                " ",
+                (bar(factor.contribution / max(factor.weight, 1e-9), 10), style),
+                "  ",
+                (one_line(factor.raw, raw_width), "$muted"),
+            )
+        )
+    return rows
+
+
+def score_line(hit: Hit) -> Content:
+    explanation = hit.explanation
+    multiplier = 1.0
+    for item in explanation.multipliers:
+        multiplier *= item.factor
+    parts: list[str | tuple[str, str]] = [
+        ("score ", "$muted"),
+        (f"{hit.score:.3f}", "bold $accent"),
+        ("  = base ", "$muted"),
+        (f"{explanation.base:.3f}", "bold"),
+    ]
+    if explanation.multipliers:
+        parts += [(" × ", "$muted"), (f"{multiplier:.2f}", "bold"), (" multipliers", "$muted")]
+    return Content.assemble(*parts)
+
+
+def term_rows(terms: Sequence[TermMatch], *, expanded: bool) -> list[Content]:
+    """Matched terms: the query term, then each document token it met and how."""
+    rows: list[Content] = []
+    for term in terms:
+        if not term.matches:
+            rows.append(
+                Content.assemble(
+                    (one_line(term.term, 40), "bold"), ("  no match", "$error")
+                )
+            )
+            continue
+        shown = term.matches if expanded else term.matches[:3]
+        pieces: list[str | tuple[str, str]] = [
+            (one_line(term.term, 40), "bold"),
+            (f"  w {term.weight:.2f}  ", "$muted"),
+        ]
+        for index, match in enumerate(shown):
+            if index:
+                pieces.append(("  ", ""))
+            pieces.append((one_line(match.token, 40), "$match-foreground on $match-background"))
+            detail = f" {match.kind.value}"
+            if match.similarity < 1.0:
+                detail += f" {match.similarity:.2f}"
+            detail += f" h{match.heading_count}/b{match.body_count}"
+            pieces.append((detail, "$muted"))
+        hidden = len(term.matches) - len(shown)
+        if hidden > 0:
+            pieces.append((f"  +{hidden} more", "$muted"))
+        rows.append(Content.assemble(*pieces))
+    return rows
+
+
+def multiplier_rows(explanation: Explanation) -> list[Content]:
+    return [
+        Content.assemble(
+            ("× ", "$muted"),
+            (f"{item.factor:.2f}", "bold $success" if item.factor >= 1 else "bold $error"),
+            "  ",
+            (one_line(item.name, 40), "bold"),
+            "  ",
+            (one_line(item.reason, 80), "$muted"),
+        )
+        for item in explanation.multipliers
+    ]
+
+
+def gap_row(hit: Hit, previous: Hit | None) -> Content | None:
+    """What separates this hit from the one ranked just above it."""
+    if previous is None:
+        return None
+    gaps = [(name, value) for name, value in hit.explanation.gap_to_previous if abs(value) >= 5e-4]
+    pieces: list[str | tuple[str, str]] = [
+        (f"vs #{previous.rank} ", "$muted"),
+        (f"−{max(0.0, previous.score - hit.score):.3f}", "bold"),
+    ]
+    if gaps:
+        gaps.sort(key=lambda item: -abs(item[1]))
+        for name, value in gaps[:4]:
+            pieces.append(("  ", ""))
+            pieces.append((name, FACTOR_STYLE.get(name, "")))
+            pieces.append((f" {'−' if value > 0 else '+'}{abs(value):.3f}", "$muted"))
+    return Content.assemble(*pieces)
+
+
+def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool) -> Content:
+    """The whole 'why' panel for one hit, compact or expanded."""
+    explanation = hit.explanation
+    lines: list[Content] = [score_line(hit)]
+    lines += factor_rows(explanation, raw_width=60 if expanded else 28)
+    if explanation.terms:
+        lines.append(Content.styled("matched terms", "bold $secondary") if expanded else
+                     Content(""))
+        lines += term_rows(explanation.terms, expanded=expanded)
+    if explanation.multipliers:
+        if expanded:
+            lines.append(Content.styled("multipliers", "bold $secondary"))
+        lines += multiplier_rows(explanation)
+    gap = gap_row(hit, previous)
+    if gap is not None:
+        lines.append(gap)
+    if expanded and explanation.notes:
+        lines.append(Content.styled("notes", "bold $secondary"))
+        lines += [Content(one_line(note, 200)) for note in explanation.notes]
+    return Content("\n").join(line for line in lines if line is not None)
+
+
+def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
+    parts: list[str | tuple[str, str]] = [
+        (one_line(line_range(entry), 120), "bold"),
+        ("  ·  ", "$muted"),
+        (entry_date(entry), ""),
+        ("  ·  ", "$muted"),
+        (SOURCE_LABEL.get(entry.source, str(entry.source)), SOURCE_STYLE.get(entry.source, "")),
+    ]
+    if entry.role:
+        parts += [("  ·  ", "$muted"), (one_line(entry.role, 40), "")]
+    if entry.tags:
+        parts += [("  ·  ", "$muted"), (one_line(" ".join(f"#{t}" for t in entry.tags), 80),
+                                        "$secondary")]
+    if masked:
+        note = f"{masked} secret{'s' if masked != 1 else ''} {'shown' if revealed else 'masked'}"
+        parts += [("  ·  ", "$muted"), (note, "bold $warning")]
+    for warning in entry.warnings[:3]:
+        parts += [("  ⚠ ", "$warning"), (one_line(warning, 80), "$warning")]
+    return Content.assemble(*parts)
+
+
+def human_age(date: dt.date | None, today: dt.date) -> str:
+    if date is None:
+        return ""
+    days = (today - date).days
+    if days <= 0:
+        return "today"
+    if days == 1:
+        return "yesterday"
+    return f"{days} d ago"
+
+
+def plain(text: str, limit: int = 200) -> Content:
+    """A safe single-line Content from any string."""
+    return Content(one_line(text, limit))
+
+
+def block(text: str) -> Content:
+    """A safe multi-line Content from any string."""
+    return Content(visible(text))

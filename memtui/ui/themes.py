@@ -1,0 +1,139 @@
+"""Load Textual themes from TOML files: the shipped ones and the user's.
+
+Shipped themes live in the package (`memtui/themes/*.toml`; the top-level `themes/` folder is a
+symlink to it, so there is one source of truth). User themes come from
+`$XDG_CONFIG_HOME/memtui/themes/*.toml` and may override a shipped one by name. A broken file
+never stops the app: it is skipped with a warning the UI shows.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from textual.color import Color, ColorParseError
+from textual.theme import Theme
+
+DEFAULT_THEME = "memtui-dark"
+MAX_THEME_FILE_BYTES = 64 * 1024
+COLOR_KEYS = (
+    "primary", "secondary", "accent", "warning", "error", "success",
+    "foreground", "background", "surface", "panel", "boost",
+)
+MEMTUI_VARIABLES = {
+    "factor-relevance": "#5fa8d3",
+    "factor-source": "#b48ead",
+    "factor-recency": "#74c58a",
+    "factor-position": "#f2b35e",
+    "match-foreground": "#000000",
+    "match-background": "#f2b35e",
+    "badge-long-term": "#b48ead",
+    "badge-daily": "#74c58a",
+    "badge-note": "#5fa8d3",
+    "muted": "#8a8a8a",
+}
+"""memtui's own CSS variables; every registered theme gets them (its values or these)."""
+
+
+class ThemeFileError(ValueError):
+    """A theme file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass
+class ThemeSet:
+    themes: dict[str, Theme] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def user_themes_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "memtui" / "themes"
+
+
+def shipped_theme_files() -> list[Path]:
+    folder = resources.files("memtui") / "themes"
+    return sorted(
+        Path(str(item)) for item in folder.iterdir() if item.name.endswith(".toml")
+    )
+
+
+def _colour(where: str, key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ThemeFileError(f"{where}: {key}: expected a colour string, got {value!r}")
+    try:
+        Color.parse(value)
+    except ColorParseError:
+        raise ThemeFileError(f"{where}: {key}: not a colour: {value!r}") from None
+    return value
+
+
+def theme_from_table(table: dict[str, Any], where: str) -> Theme:
+    """Build a Theme from a parsed TOML table, validating every colour."""
+    name = table.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > 64:
+        raise ThemeFileError(f"{where}: name: expected a theme name (1–64 characters)")
+    if "primary" not in table:
+        raise ThemeFileError(f"{where}: primary: missing (every theme needs a primary colour)")
+    colours = {key: _colour(where, key, table[key]) for key in COLOR_KEYS if key in table}
+    dark = table.get("dark", True)
+    if not isinstance(dark, bool):
+        raise ThemeFileError(f"{where}: dark: expected true or false")
+    spread = table.get("luminosity_spread", 0.15)
+    if isinstance(spread, bool) or not isinstance(spread, int | float) or not 0 <= spread <= 1:
+        raise ThemeFileError(f"{where}: luminosity_spread: expected a number between 0 and 1")
+    raw_variables = table.get("variables", {})
+    if not isinstance(raw_variables, dict):
+        raise ThemeFileError(f"{where}: variables: expected a table")
+    variables = dict(MEMTUI_VARIABLES)
+    for key, value in raw_variables.items():
+        if not isinstance(value, str):
+            raise ThemeFileError(f"{where}: variables.{key}: expected a string")
+        variables[str(key)] = value
+    return Theme(
+        name=name.strip(),
+        primary=colours["primary"],
+        secondary=colours.get("secondary"),
+        accent=colours.get("accent"),
+        warning=colours.get("warning"),
+        error=colours.get("error"),
+        success=colours.get("success"),
+        foreground=colours.get("foreground"),
+        background=colours.get("background"),
+        surface=colours.get("surface"),
+        panel=colours.get("panel"),
+        boost=colours.get("boost"),
+        dark=dark,
+        luminosity_spread=float(spread),
+        variables=variables,
+    )
+
+
+def load_theme_file(path: Path) -> Theme:
+    try:
+        if path.stat().st_size > MAX_THEME_FILE_BYTES:
+            raise ThemeFileError(f"{path}: larger than {MAX_THEME_FILE_BYTES // 1024} KB")
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ThemeFileError(f"{path}: cannot read: {exc}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ThemeFileError(f"{path}: invalid TOML: {exc}") from exc
+    return theme_from_table(table, str(path))
+
+
+def load_themes(user_dir: Path | None = None) -> ThemeSet:
+    """Shipped themes, then user themes (which may replace a shipped one of the same name)."""
+    result = ThemeSet()
+    folder = user_dir if user_dir is not None else user_themes_dir()
+    user_files = sorted(folder.glob("*.toml")) if folder.is_dir() else []
+    for path in [*shipped_theme_files(), *user_files]:
+        try:
+            theme = load_theme_file(path)
+        except ThemeFileError as exc:
+            result.warnings.append(f"theme skipped: {exc}")
+            continue
+        result.themes[theme.name] = theme
+    return result

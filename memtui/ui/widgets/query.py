@@ -1,0 +1,40 @@
+"""The query box: an Input that forwards list movement keys so the user can type and move."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.binding import Binding, BindingType
+from textual.widgets import Input
+
+FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
+
+
+class QueryInput(Input):
+    """Typing reranks; ↑/↓/PgUp/PgDn/Home/End move the results cursor (ctrl+a/e move the caret).
+
+    Actions that have a letter in the panes have a ctrl key here, so they work while typing.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down", "screen.results('down')", "Next result", show=False, id="query.down"),
+        Binding("up", "screen.results('up')", "Previous result", show=False, id="query.up"),
+        Binding("pagedown", "screen.results('page_down')", show=False, id="query.page_down"),
+        Binding("pageup", "screen.results('page_up')", show=False, id="query.page_up"),
+        Binding("home", "screen.results('first')", show=False, id="query.first"),
+        Binding("end", "screen.results('last')", show=False, id="query.last"),
+        Binding("ctrl+o", "screen.edit", "Edit", id="query.edit"),
+        Binding("ctrl+y", "screen.copy_entry", "Copy", show=False, id="query.copy_entry"),
+        Binding("ctrl+b", "screen.toggle_breakdown", "Breakdown", show=False,
+                id="query.breakdown"),
+        Binding("ctrl+g", "screen.weights", "Weights", id="query.weights"),
+        Binding("ctrl+f", "screen.filters", "Filters", id="query.filters"),
+        Binding("ctrl+t", "screen.toggle_window", "Window", id="query.toggle_window"),
+        Binding("ctrl+r", "screen.toggle_secrets", "Reveal", show=False,
+                id="query.toggle_secrets"),
+        Binding("ctrl+n", "screen.next_match", "Next match", show=False, id="query.next_match"),
+        Binding("ctrl+l", "screen.warnings", "Warnings", show=False, id="query.warnings"),
+    ]
+
+    def __init__(self, value: str = "", *, id: str | None = None) -> None:
+        super().__init__(value=value, placeholder=FILTER_HINT, id=id, select_on_focus=False)

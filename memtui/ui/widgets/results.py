@@ -1,0 +1,262 @@
+"""The ranked list: a Line API ScrollView that renders only the rows on screen.
+
+Rendering cost does not grow with the number of hits: `render_line` formats one visible row at
+a time from the hit tuple, so 50,000 hits cost the same to paint as 50.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from memtui.core.model import Hit, Source
+from memtui.core.sanitize import one_line
+from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, entry_date, stacked_cells
+
+
+class ResultsList(ScrollView, can_focus=True):
+    """Ranked hits, one row each, with a keyboard/mouse cursor kept by entry id."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "results--cursor",
+        "results--rank",
+        "results--score",
+        "results--title",
+        "results--date",
+        "results--path",
+        "results--bar-empty",
+        "results--relevance",
+        "results--source",
+        "results--recency",
+        "results--position",
+        "results--long_term",
+        "results--daily",
+        "results--note",
+    }
+
+    DEFAULT_CSS = """
+    ResultsList { background: $surface; }
+    ResultsList > .results--cursor { background: $block-cursor-blurred-background; }
+    ResultsList:focus > .results--cursor {
+        background: $block-cursor-background; color: $block-cursor-foreground;
+    }
+    ResultsList > .results--rank { color: $muted; }
+    ResultsList > .results--score { color: $accent; text-style: bold; }
+    ResultsList > .results--title { color: $foreground; }
+    ResultsList > .results--date { color: $muted; }
+    ResultsList > .results--path { color: $muted; text-style: italic; }
+    ResultsList > .results--bar-empty { color: $panel; }
+    ResultsList > .results--relevance { color: $factor-relevance; }
+    ResultsList > .results--source { color: $factor-source; }
+    ResultsList > .results--recency { color: $factor-recency; }
+    ResultsList > .results--position { color: $factor-position; }
+    ResultsList > .results--long_term { color: $badge-long-term; }
+    ResultsList > .results--daily { color: $badge-daily; }
+    ResultsList > .results--note { color: $badge-note; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("down,j", "cursor_down", "Down", show=False, id="results.down"),
+        Binding("up,k", "cursor_up", "Up", show=False, id="results.up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="results.page_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="results.page_up"),
+        Binding("home,g", "first", "First", show=False, id="results.first"),
+        Binding("end,G", "last", "Last", show=False, id="results.last"),
+    ]
+
+    class Highlighted(Message):
+        """The cursor moved to another hit (or the list became empty: hit is None)."""
+
+        def __init__(self, hit: Hit | None, previous: Hit | None) -> None:
+            super().__init__()
+            self.hit = hit
+            self.previous = previous
+
+    class Chosen(Message):
+        """Enter or a click on a row."""
+
+        def __init__(self, hit: Hit) -> None:
+            super().__init__()
+            self.hit = hit
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hits: tuple[Hit, ...] = ()
+        self.cursor = 0
+        self._announced: str | None = None
+        self.moved_by_user = False
+        """True once the user moved the cursor since the last query edit."""
+
+    # --- data ---------------------------------------------------------------------------------
+
+    @property
+    def selected(self) -> Hit | None:
+        if 0 <= self.cursor < len(self.hits):
+            return self.hits[self.cursor]
+        return None
+
+    def set_hits(self, hits: Sequence[Hit], *, keep_id: str | None) -> None:
+        """Show new hits; the cursor stays on `keep_id` if it is still there, else rank 1."""
+        self.hits = tuple(hits)
+        index = 0
+        if keep_id is not None:
+            for position, hit in enumerate(self.hits):
+                if hit.entry.id == keep_id:
+                    index = position
+                    break
+            else:
+                index = min(self.cursor, max(0, len(self.hits) - 1))
+        self.virtual_size = Size(self.size.width, len(self.hits))
+        self.cursor = index
+        self._announced = None
+        self._scroll_cursor_into_view(center=keep_id is not None)
+        self.refresh()
+        self._announce()
+
+    def _announce(self) -> None:
+        hit = self.selected
+        key = hit.entry.id + f"@{hit.rank}:{hit.score}" if hit else None
+        if key == self._announced:
+            return
+        self._announced = key
+        previous = self.hits[self.cursor - 1] if hit and self.cursor > 0 else None
+        self.post_message(self.Highlighted(hit, previous))
+
+    # --- movement -----------------------------------------------------------------------------
+
+    def move_to(self, index: int) -> None:
+        if not self.hits:
+            return
+        index = max(0, min(len(self.hits) - 1, index))
+        if index == self.cursor:
+            return
+        old = self.cursor
+        self.cursor = index
+        self.moved_by_user = True
+        self.refresh_line(old - int(self.scroll_y))
+        self.refresh_line(index - int(self.scroll_y))
+        self._scroll_cursor_into_view()
+        self._announce()
+
+    def _scroll_cursor_into_view(self, *, center: bool = False) -> None:
+        height = max(1, self.scrollable_content_region.height)
+        top = int(self.scroll_y)
+        if center and not top <= self.cursor < top + height:
+            self.scroll_to(y=max(0, self.cursor - height // 2), animate=False, immediate=True)
+        elif self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_to(self.cursor + 1)
+
+    def action_cursor_up(self) -> None:
+        self.move_to(self.cursor - 1)
+
+    def action_page_down(self) -> None:
+        self.move_to(self.cursor + self._page())
+
+    def action_page_up(self) -> None:
+        self.move_to(self.cursor - self._page())
+
+    def action_first(self) -> None:
+        self.move_to(0)
+
+    def action_last(self) -> None:
+        self.move_to(len(self.hits) - 1)
+
+    def on_click(self, event: events.Click) -> None:
+        index = int(self.scroll_y) + event.y
+        if 0 <= index < len(self.hits):
+            if index == self.cursor and event.chain >= 2:
+                self.post_message(self.Chosen(self.hits[index]))
+            self.move_to(index)
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, len(self.hits))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.refresh()
+
+    # --- rendering ----------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        index = int(self.scroll_y) + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if not 0 <= index < len(self.hits):
+            return Strip.blank(width, base)
+        text = self.row_text(self.hits[index], width, cursor=index == self.cursor)
+        segments = list(text.render(self.app.console, end=""))
+        return Strip(segments).crop_extend(0, width, base).simplify()
+
+    def row_text(self, hit: Hit, width: int, *, cursor: bool) -> Text:
+        """One row: rank, score, stacked factor bar, title, date, source badge, path."""
+        def style(name: str) -> Style:
+            return self.get_component_rich_style(name, partial=True)
+
+        entry = hit.entry
+        rank_width = max(2, len(str(len(self.hits))))
+        date = entry_date(entry)[:10].ljust(10)
+        badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text.append(f"{hit.rank:>{rank_width}} ", style("results--rank"))
+        text.append(f"{hit.score:.2f} ", style("results--score"))
+        used = 0
+        for name, cells in stacked_cells(hit.explanation.factors, BAR_CELLS):
+            text.append("▆" * cells, style(f"results--{name}"))
+            used += cells
+        text.append("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"))
+        fixed = len(text.plain)
+        meta_width = len(date) + 1 + len(badge) + 1
+        show_meta = width - fixed - meta_width >= 16
+        room = width - fixed - (meta_width if show_meta else 0)
+        path_width = min(32, room - 24) if show_meta else 0
+        show_path = path_width >= 12
+        title_width = max(4, room - (path_width + 1 if show_path else 0) - 1)
+        title = one_line(entry.title or entry.file_name, 400)
+        if len(title) > title_width:
+            title = title[: title_width - 1] + "…"
+        text.append(title.ljust(title_width) + " ", style("results--title"))
+        if show_meta:
+            text.append(date + " ", style("results--date"))
+            source_class = entry.source.value if isinstance(entry.source, Source) else "note"
+            text.append(badge + " ", style(f"results--{source_class}"))
+        if show_path:
+            path = one_line(entry.path, 400)
+            if len(path) > path_width:
+                path = "…" + path[-(path_width - 1):]
+            text.append(path, style("results--path"))
+        if cursor:
+            text.stylize_before(self.get_component_rich_style("results--cursor"))
+            text.stylize(Style(bold=True), fixed, fixed + title_width)
+        return text
+
+    def rendered_rows(self) -> list[str]:
+        """The plain text of every visible row (tests read what the user sees)."""
+        height = self.scrollable_content_region.height
+        return [
+            self.render_line(y).text.rstrip()
+            for y in range(height)
+            if int(self.scroll_y) + y < len(self.hits)
+        ]
