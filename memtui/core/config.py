@@ -139,7 +139,10 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
                 warnings.append(f"{where}: weights.{name}: unknown factor ignored")
                 continue
             weights[name] = number(f"weights.{name}", value, 0.0)
-        weights, note = normalise_weights(weights)
+        try:
+            weights, note = normalise_weights(weights)
+        except ConfigError:
+            raise fail("weights", "at least one weight must be above 0") from None
         if note:
             warnings.append(f"{where}: weights: {note}")
         values["weights"] = weights
