@@ -13,6 +13,7 @@ import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from memtui.bench.corpus import FUNCTION_WORDS
@@ -85,14 +86,27 @@ def all_keystrokes(queries: Sequence[str]) -> list[str]:
     return [stroke for query in queries for stroke in keystrokes(query)]
 
 
-def time_each(search: Callable[[str], object], strokes: Sequence[str]) -> list[float]:
-    """Milliseconds per call of `search` on each keystroke, in order."""
-    samples: list[float] = []
+@dataclass(frozen=True, slots=True)
+class Timings:
+    """Per-keystroke wall-clock and on-CPU milliseconds, in keystroke order.
+
+    Wall time is what a user waits; CPU time (this thread's) excludes time the process spent
+    descheduled, so a gap between the two means other programs were competing for the cores.
+    """
+
+    wall: list[float]
+    cpu: list[float]
+
+
+def time_each(search: Callable[[str], object], strokes: Sequence[str]) -> Timings:
+    """Time one call of `search` per keystroke."""
+    timings = Timings([], [])
     for stroke in strokes:
-        started = time.perf_counter_ns()
+        wall_start, cpu_start = time.perf_counter_ns(), time.thread_time_ns()
         search(stroke)
-        samples.append((time.perf_counter_ns() - started) / 1e6)
-    return samples
+        timings.cpu.append((time.thread_time_ns() - cpu_start) / 1e6)
+        timings.wall.append((time.perf_counter_ns() - wall_start) / 1e6)
+    return timings
 
 
 def percentile(samples: Sequence[float], fraction: float) -> float:

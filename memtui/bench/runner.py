@@ -180,8 +180,12 @@ def baseline_figures(
         started = time.perf_counter_ns()
         baseline: NaiveScan | Fts5Index = build(documents)
         build_ms = (time.perf_counter_ns() - started) / 1e6
-        samples = time_each(partial(baseline.search, limit=SEARCH_LIMIT), strokes)
-        figures[baseline.name] = {**latency_summary(samples), "build_ms": round(build_ms, 1)}
+        timings = time_each(partial(baseline.search, limit=SEARCH_LIMIT), strokes)
+        figures[baseline.name] = {
+            **latency_summary(timings.wall),
+            "cpu_p95": latency_summary(timings.cpu)["p95"],
+            "build_ms": round(build_ms, 1),
+        }
         del baseline
         gc.collect()
     return figures
@@ -196,6 +200,7 @@ def run_benchmark(
     measure_tui: Callable[[BenchSetup, Sequence[str]], dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Measure memtui and the baselines on one corpus; returns the report as plain data."""
+    load_average = round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
     gc.collect()
     engine = Engine(setup.root, setup.config, today=setup.today, days=setup.days)
     load_ms = timed_ms(engine.load)
@@ -211,7 +216,7 @@ def run_benchmark(
     rss_mb = peak_rss_mb()
     gc.collect()
     baselines = baseline_figures(documents_of(entries), strokes)
-    rerank_summary = latency_summary(rerank)
+    rerank_summary = latency_summary(rerank.wall)
     report: dict[str, Any] = {
         "entries": len(entries),
         "corpus": "synthetic" if setup.synthetic else str(setup.root),
@@ -224,6 +229,7 @@ def run_benchmark(
         "keystrokes": len(strokes),
         "search_limit": SEARCH_LIMIT,
         "rerank_ms": rerank_summary,
+        "rerank_cpu_ms": latency_summary(rerank.cpu),
         "baselines": baselines,
         "speedup_vs_naive": ratio(baselines["naive"]["p95"], rerank_summary["p95"]),
         "speedup_vs_fts5": ratio(baselines["fts5"]["p95"], rerank_summary["p95"]),
@@ -234,6 +240,7 @@ def run_benchmark(
             "python": platform.python_version(),
             "cpus": _cpu_count(),
             "platform": platform.platform(terse=True),
+            "load_average_1m_at_start": load_average,
         },
     }
     if measure_tui is not None:

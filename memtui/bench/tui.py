@@ -12,11 +12,9 @@ frame is rendered but not written to a terminal.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import time
 import unicodedata
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from textual import events
@@ -30,15 +28,8 @@ TERMINAL_SIZE = (140, 40)
 PAINT_TIMEOUT_S = 30.0
 
 
-def app_stylesheet() -> str:
-    """The app's CSS path made absolute (Textual resolves a relative one next to the subclass)."""
-    return str(Path(inspect.getfile(MemtuiApp)).parent / MemtuiApp.CSS_PATH)
-
-
 class TimedApp(MemtuiApp):
     """The real app, with the paint hook timestamped on the bench's clock."""
-
-    CSS_PATH = app_stylesheet()
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__(options)

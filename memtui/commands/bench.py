@@ -89,7 +89,8 @@ def human_report(report: dict[str, Any]) -> str:
         f"  {'peak RSS':<32}{report['rss_mb']:>10.1f} MB",
         f"  {'rerank per keystroke':<32}{latency(report['rerank_ms'])}"
         f"   max {report['rerank_ms']['max']:.3f} ms"
-        f"   ({report['keystrokes']} keystrokes, {len(report['queries'])} queries)",
+        f"   (on CPU p95 {report['rerank_cpu_ms']['p95']:.3f} ms;"
+        f" {report['keystrokes']} keystrokes, {len(report['queries'])} queries)",
         f"  {'naive scan (seeds)':<32}{latency(report['baselines']['naive'])}"
         f"   memtui {report['speedup_vs_naive']}× faster at p95",
         f"  {'SQLite FTS5 prefix + bm25':<32}{latency(report['baselines']['fts5'])}"
@@ -108,6 +109,12 @@ def human_report(report: dict[str, Any]) -> str:
             rows.append(f"  {'app first results painted':<32}{tui['first_results_ms']:>10.1f} ms")
         if tui.get("note"):
             rows.append(f"  {'app note':<32}{tui['note']}")
+    load_average = report["machine"]["load_average_1m_at_start"]
+    if load_average is not None:
+        rows.append(
+            f"  {'machine':<32}{report['machine']['cpus']} CPUs,"
+            f" load average {load_average} at start (wall-clock figures include contention)"
+        )
     budgets = report["budgets"]
     rows += ["", f"  budgets ({budgets['tier_entries']:,}-entry tier)"]
     for name, check in budgets.items():
