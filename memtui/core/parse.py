@@ -514,6 +514,7 @@ class _FileParser:
         fm = self.frontmatter
         metadata = tuple((visible(k), visible(v)) for k, v in fm.fields)
         tags = tuple(visible(tag) for tag in fm.tags)
+        role = visible(kind.role) if kind.role else None
         base_warnings = self.file_warnings + fm.warnings
         occurrences: dict[tuple[str, ...], int] = {}
         entries: list[Entry] = []
@@ -541,7 +542,7 @@ class _FileParser:
                     date_origin=origin,
                     position=position,
                     count=count,
-                    role=kind.role,
+                    role=role,
                     tags=tags,
                     metadata=metadata,
                     warnings=base_warnings + tuple(segment.warnings),
