@@ -102,10 +102,8 @@ CASES: list[tuple[str, str, Source, list[Row]]] = [
         Source.NOTE,
         [
             ("Decision Log", 1, 4, None),
-            ("Decision", 6, 8, "2025-04-01T17:54"),
-            ("Rationale", 10, 12, None),
-            ("Decision", 16, 18, "2025-04-02T09:00"),
-            ("Rationale", 20, 22, None),
+            ("Decision — Use Postgres.", 6, 12, "2025-04-01T17:54"),
+            ("Decision — Use Redis for queues.", 16, 22, "2025-04-02T09:00"),
         ],
     ),
     (
@@ -445,3 +443,15 @@ def test_leading_rule_that_is_not_yaml_is_content() -> None:
     entries = parse("2026-11-20.md", "---\n## 09:00\nbody\n---\n")
     assert [(e.title, e.line_start) for e in entries] == [("09:00", 2)]
     assert entries[0].warnings == ()
+
+
+def test_cycles_need_a_recurring_lead_and_companions() -> None:
+    unique = "## Decision\n\na\n\n## Why\n\nb\n\n## Links\n\nc\n\n## Notes\n\nd\n"
+    assert [e.title for e in parse("n.md", unique)] == ["Decision", "Why", "Links", "Notes"]
+    cycles = "## Решение\n\nА\n\n## Обоснование\n\nБ\n\n## Решение\n\nВ\n\n## Обоснование\n"
+    entries = parse("decisionLog.md", cycles)
+    assert [(e.title, e.line_start, e.line_end) for e in entries] == [
+        ("Решение — А", 1, 7),
+        ("Решение — В", 9, 13),
+    ]
+    assert entries[0].id != entries[1].id

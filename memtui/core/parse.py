@@ -20,6 +20,9 @@ One Markdown-aware routine serves every layout (DESIGN §1). Decisions DESIGN le
   one entry per `---`-separated block; `HISTORY.md` (or a heading-less file that opens with a
   `[YYYY-MM-DD …]` line) gives one entry per line-leading bracket timestamp. A bracket in the
   middle of a line stays in the entry it is in, so entries never share a line.
+* **Repeating cycles.** When the first section's heading recurs and other headings recur with
+  it (Roo's `## Decision` / `## Rationale` / `## Implementation Details` logs), each cycle is one
+  entry titled by its first heading and first line (`Decision — Use Postgres`).
 * **Huge sections.** A section longer than 150 lines that has sub-headings is split at its
   shallowest sub-heading level (its intro stays an entry): a 400-line `## Implementation Details`
   holding sixteen `### Decision` logs is sixteen things to find, not one.
@@ -39,6 +42,7 @@ import bisect
 import datetime as dt
 import hashlib
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from memtui.core.frontmatter import Frontmatter, read_frontmatter
@@ -80,6 +84,9 @@ _DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-]([\w.-]*))?")
 _DAILY_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
 _DATED_NOTE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\s")
 _HHMM = re.compile(r"([01]\d|2[0-3])([0-5]\d)")
+_CYCLE_STAMP = re.compile(
+    r"^\[?\d{4}-\d{2}-\d{2}[^\]\s]*(?:\s\d{1,2}:\d{2}(?::\d{2})?)?\]?\s*[-–—:]?\s*"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +177,7 @@ class _Segment:
     title: str
     heading: _Heading | None = None
     bracket: re.Match[str] | None = None
+    grouped: bool = False
     warnings: list[str] = field(default_factory=list)
 
 
@@ -322,8 +330,11 @@ class _FileParser:
         if splitters:
             if self._has_content(region_start, region_end, rules):
                 segments.append(self._preamble(title, region_start, region_end, rules))
-            for section in self._sections(headings, splitters, last, rules):
-                segments.extend(self._refine(section, headings, rules))
+            for section in self._group_cycles(self._sections(headings, splitters, last, rules)):
+                if section.grouped:
+                    segments.append(section)
+                else:
+                    segments.extend(self._refine(section, headings, rules))
         elif self.kind.source is Source.DAILY and (
             self.kind.history or self._opens_with_bracket(structure, region_start, rules)
         ):
@@ -368,6 +379,38 @@ class _FileParser:
                     _Segment(heading.line, heading.line + 1, end, path, heading.text, heading)
                 )
         return segments
+
+    def _group_cycles(self, sections: list[_Segment]) -> list[_Segment]:
+        """Roo-style logs repeat `## Decision` / `## Rationale` / … : one entry per cycle."""
+        if len(sections) < 4:
+            return sections
+        lead = sections[0].title
+        counts = Counter(section.title for section in sections)
+        if counts[lead] < 2 or not any(n >= 2 for t, n in counts.items() if t != lead):
+            return sections
+        groups: list[list[_Segment]] = []
+        for section in sections:
+            if section.title == lead or not groups:
+                groups.append([section])
+            else:
+                groups[-1].append(section)
+        merged: list[_Segment] = []
+        for group in groups:
+            first = group[0]
+            first_line = (
+                _derived_title(self.lines, first.body_start, first.end)
+                if first.end >= first.body_start
+                else ""
+            )
+            summary = _CYCLE_STAMP.sub("", first_line).strip()
+            title = f"{first.title} — {summary}" if summary else first.title
+            merged.append(
+                _Segment(
+                    first.start, first.body_start, group[-1].end, first.heading_path,
+                    title, first.heading, grouped=True,
+                )
+            )
+        return merged
 
     def _refine(
         self, section: _Segment, headings: list[_Heading], rules: set[int]
