@@ -69,10 +69,10 @@ CASES: list[tuple[str, str, Source, list[Row]]] = [
         layouts.OPENCLAW_SESSION_TRANSCRIPT,
         Source.DAILY,
         [
-            ("Conversation Summary", 3, 6, "2026-11-18T00:00"),
-            ("Pasted plan", 8, 8, "2026-11-18T00:00"),
-            ("Step one", 10, 12, "2026-11-18T00:00"),
-            ("Step two", 14, 16, "2026-11-18T00:00"),
+            ("Conversation Summary", 3, 6, "2026-11-18T08:23"),
+            ("Pasted plan", 8, 8, "2026-11-18T08:23"),
+            ("Step one", 10, 12, "2026-11-18T08:23"),
+            ("Step two", 14, 16, "2026-11-18T08:23"),
         ],
     ),
     (
@@ -455,3 +455,12 @@ def test_cycles_need_a_recurring_lead_and_companions() -> None:
         ("Решение — В", 9, 13),
     ]
     assert entries[0].id != entries[1].id
+
+
+def test_last_heading_of_a_transcript_keeps_every_line() -> None:
+    turns = "".join(f"user: question {i}\nassistant: answer {i}\n" for i in range(300))
+    entries = parse("memory/2026-11-18-chat.md", f"## Summary\n\nshort\n\n## Transcript\n{turns}")
+    assert [(e.title, e.line_start, e.line_end) for e in entries] == [
+        ("Summary", 1, 3),
+        ("Transcript", 5, 605),
+    ]

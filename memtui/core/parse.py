@@ -29,7 +29,8 @@ One Markdown-aware routine serves every layout (DESIGN §1). Decisions DESIGN le
 * **Ranges.** Each entry runs from its heading to the line before the next split heading, minus
   trailing blank lines and `---` rules. Ranges are 1-based, inclusive, in the original file.
 * **Dates.** A daily note's day is its filename (headings there only give the time of day:
-  `## 09:14:00 UTC`, `(20:28 UTC)`, a `- 时间：09:23` line). Elsewhere an entry is dated by a date
+  `## 09:14:00 UTC`, `(20:28 UTC)`, a `- 时间：09:23` line, else the session time in the file
+  name `-1425` or in its `# Session: … 08:23:00 UTC` title). Elsewhere an entry is dated by a date
   in its heading, else a timestamp first line (`_2026-11-02 14:30_`, `* [2025-04-01 17:54:50] …`),
   else frontmatter `date`/`created`, else a dated filename. Impossible dates are ignored.
 * **Limits.** Headings are capped at 300 characters and a file at 5,000 entries (the rest is
@@ -268,6 +269,8 @@ class _FileParser:
         self.file_warnings = warnings
         self.frontmatter: Frontmatter = read_frontmatter(self.lines)
         self.file_date, self.file_time = self._frontmatter_when()
+        self.title_time: dt.time | None = None
+        """Time of day in the file's H1 (`# Session: 2026-11-18 08:23:00 UTC`)."""
 
     def _frontmatter_when(self) -> tuple[dt.date | None, dt.time | None]:
         for key in ("date", "created", "created_at"):
@@ -316,6 +319,7 @@ class _FileParser:
         title: _Heading | None = None
         if headings and headings[0].level == 1 and headings[0].line == first_content:
             title = headings[0]
+            self.title_time = self._heading_time(title.text)
         rest = headings[1:] if title else headings
         splitters: list[_Heading] = []
         if rest:
@@ -509,7 +513,7 @@ class _FileParser:
             if day:
                 return day, _make_time(groups[3], groups[4]), DateOrigin.BRACKET
         if kind.source is Source.DAILY and kind.date:
-            return kind.date, time_of_day or kind.time, DateOrigin.FILENAME
+            return kind.date, time_of_day or kind.time or self.title_time, DateOrigin.FILENAME
         heading_day = self._heading_date(heading_text)
         if heading_day:
             return heading_day, self._heading_time(heading_text) or line_time, DateOrigin.HEADING
