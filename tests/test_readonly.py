@@ -1,0 +1,169 @@
+"""Proof that memtui never writes under the memory root.
+
+A `sys.addaudithook` hook records every Python-level open-for-writing, rename, delete, mkdir,
+chmod … whose path lies under the root, during a full core session (load, queries,
+apply_changes, watching) and a full app session (load, typing, moving, a file changing while
+watched). Audit hooks cannot be removed, so the hook is inert unless `_recording` is set.
+Limits: native code (watchfiles' Rust watcher) does not raise Python audit events; it only
+reads (inotify or stat polling).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import hostile
+import pytest
+from ui_helpers import build_app, type_query, wait_loaded, wait_until
+
+from memtui.core.config import Config
+from memtui.core.engine import Engine
+from memtui.core.watch import RootWatcher
+
+TODAY = dt.date(2026, 11, 21)
+WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+MUTATING_EVENTS = frozenset(
+    {
+        "os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
+        "os.truncate", "os.link", "os.symlink", "os.utime", "os.chflags", "os.lchflags",
+        "os.setxattr", "os.removexattr", "shutil.rmtree", "shutil.copyfile", "shutil.copytree",
+        "shutil.copymode", "shutil.copystat", "shutil.move", "shutil.chown",
+    }
+)
+
+_recording: list[tuple[str, str]] | None = None
+_roots: tuple[str, ...] = ()
+_installed = False
+
+
+def _under_root(candidate: Any) -> str | None:
+    if isinstance(candidate, int) or candidate is None:
+        return None
+    try:
+        path = os.path.abspath(os.fsdecode(candidate))
+    except (TypeError, ValueError):
+        return None
+    return path if any(path == root or path.startswith(root + os.sep) for root in _roots) else None
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if _recording is None:
+        return
+    if event == "open":
+        path, mode, flags = [*args, None, None, None][:3]
+        writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & WRITE_FLAGS
+        )
+        if writes and (hit := _under_root(path)):
+            _recording.append((event, hit))
+    elif event in MUTATING_EVENTS:
+        for argument in args[:2]:
+            if hit := _under_root(argument):
+                _recording.append((event, hit))
+
+
+@contextmanager
+def recording(root: Path) -> Iterator[list[tuple[str, str]]]:
+    """Record writes under `root` (by its absolute and its real path) while the block runs."""
+    global _recording, _roots, _installed
+    if not _installed:
+        sys.addaudithook(_audit)
+        _installed = True
+    _roots = tuple({os.path.abspath(root), os.path.realpath(root)})
+    events: list[tuple[str, str]] = []
+    _recording = events
+    try:
+        yield events
+    finally:
+        _recording = None
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """The test's own edits to the root (to exercise watching) are not memtui's writes."""
+    global _recording
+    saved, _recording = _recording, None
+    try:
+        yield
+    finally:
+        _recording = saved
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
+    built = hostile.build_hostile_corpus(
+        tmp_path_factory.mktemp("readonly") / "memory", many_files=100
+    )
+    yield built
+    hostile.cleanup(built)
+
+
+def test_the_hook_sees_writes(tmp_path: Path) -> None:
+    """Guard against a silently broken proof: a real write under the root is recorded."""
+    with recording(tmp_path) as events:
+        (tmp_path / "written.md").write_text("x")
+        os.rename(tmp_path / "written.md", tmp_path / "renamed.md")
+        os.mkdir(tmp_path / "made")
+        os.remove(tmp_path / "renamed.md")
+    assert {event for event, _ in events} >= {"open", "os.rename", "os.mkdir", "os.remove"}
+
+
+async def test_core_session_writes_nothing(corpus: hostile.HostileCorpus) -> None:
+    root = corpus.root
+    with recording(root) as events:
+        engine = Engine(root, Config(), today=TODAY, days=0)
+        engine.load()
+        for query in ("hostile", "click", "deploy", "name", ""):
+            result = engine.search(query, limit=20)
+            for hit in result.hits[:3]:
+                engine.explain(hit.entry.id, query)
+        engine.apply_changes([root, root / "MEMORY.md", root / "fs", root / "gone.md"])
+
+        watcher = RootWatcher(root, root_check_ms=100, step_ms=30)
+        batches: asyncio.Queue[frozenset[Path]] = asyncio.Queue()
+
+        async def pump() -> None:
+            async for batch in watcher:
+                await batches.put(batch.paths)
+
+        task = asyncio.create_task(pump())
+        await asyncio.wait_for(watcher.live.wait(), 10)
+        with paused():
+            (root / "new-note.md").write_text("## Arrived while watched\nhello\n")
+        paths = await asyncio.wait_for(batches.get(), 10)
+        engine.apply_changes(paths)
+        assert engine.search("arrived").hits
+        watcher.stop()
+        await asyncio.wait_for(task, 10)
+    with paused():
+        (root / "new-note.md").unlink()
+    assert events == []
+
+
+async def test_app_session_writes_nothing(
+    corpus: hostile.HostileCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    root = corpus.root
+    with recording(root) as events:
+        app = build_app(str(root), "--days", "0", deterministic=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_loaded(pilot, app)
+            await type_query(pilot, app, "hostile")
+            await pilot.press("down", "down", "down", "up")
+            await pilot.pause()
+            applied = app.changes_applied
+            with paused():
+                (root / "app-note.md").write_text("## Seen by the app\nwatched\n")
+            await wait_until(pilot, lambda: app.changes_applied > applied, steps=1_000)
+            await pilot.press("ctrl+q")
+    with paused():
+        (root / "app-note.md").unlink()
+    assert events == []
