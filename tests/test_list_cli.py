@@ -198,3 +198,16 @@ def test_window_and_today_fall_back_to_config_and_clock() -> None:
 def test_load_settings_turns_config_errors_into_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="not found"):
         load_settings(namespace(config=str(tmp_path / "missing.toml")))
+
+
+def test_json_escapes_terminal_controls_but_keeps_cjk(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "evil\u202e\x9b\x7f.md").write_text("## 部署 \x1b[2J\n")
+    code, payload = run_json(capsys, str(tmp_path))
+    assert code == 0
+    main(["list", str(tmp_path), "--json"])
+    raw = capsys.readouterr().out
+    assert not any(char in raw for char in "\u202e\x9b\x7f\x1b")
+    assert "部署" in raw
+    assert payload["entries"][0]["path"] == "evil\u202e\x9b\x7f.md"

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
+import re
 from pathlib import Path
+from typing import Any, TextIO
 
 from memtui.cli import UsageError
 from memtui.core.config import Config, ConfigError, load_config
+
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
+)
+"""Characters json.dumps(ensure_ascii=False) leaves raw but a terminal must never receive."""
 
 WELL_KNOWN_WORKSPACES = (
     "~/.openclaw/workspace",
@@ -82,3 +90,13 @@ def resolve_root(args: argparse.Namespace, today: dt.date) -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def dump_json(payload: Any, stream: TextIO) -> None:
+    """Write JSON that keeps CJK readable but escapes DEL, C1 and bidi controls as `\\uXXXX`.
+
+    Those characters can only occur inside JSON strings, so escaping them keeps the same value.
+    """
+    text = json.dumps(payload, ensure_ascii=False, indent=2)
+    stream.write(_JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text))
+    stream.write("\n")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
-import json
 import sys
 from typing import Any, TextIO
 
 from memtui.cli import UsageError
 from memtui.commands.common import (
+    dump_json,
     effective_days,
     effective_today,
     load_settings,
@@ -92,8 +92,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
             ],
             "skipped": [{"path": s.path, "reason": s.reason} for s in store.skipped],
         }
-        json.dump(payload, stream, ensure_ascii=False, indent=2)
-        stream.write("\n")
+        dump_json(payload, stream)
     else:
         _print_human(stream, store, entries, days, show)
     return 0 if entries else 1
