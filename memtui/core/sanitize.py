@@ -18,6 +18,13 @@ _BIDI_AND_INVISIBLE = (
     "\u2066\u2067\u2068\u2069"  # bidi isolates
     "\u2028\u2029"  # line/paragraph separators (would split lines in some views)
     "\u061c\ufeff"  # Arabic letter mark, stray BOM / zero-width no-break space
+    "\u2060\u2061\u2062\u2063\u2064"  # word joiner, invisible operators
+    "\u206a\u206b\u206c\u206d\u206e\u206f"  # deprecated format controls
+    "\ufff9\ufffa\ufffb"  # interlinear annotation controls
+)
+_INVISIBLE_RANGES = (
+    (0xE0000, 0xE007F),  # tag characters: invisible "ASCII smuggling" in prompts and notes
+    (0xD800, 0xDFFF),  # lone surrogates: cannot even be encoded for the terminal
 )
 
 
@@ -32,11 +39,23 @@ def _build_table() -> dict[int, str]:
         table[code] = f"<U+{code:04X}>"
     for char in _BIDI_AND_INVISIBLE:
         table[ord(char)] = f"<U+{ord(char):04X}>"
+    for first, last in _INVISIBLE_RANGES:
+        for code in range(first, last + 1):
+            table[code] = f"<U+{code:04X}>"
     return table
 
 
 _VISIBLE_TABLE = _build_table()
-_UNSAFE = re.compile("[" + re.escape("".join(chr(c) for c in _VISIBLE_TABLE)) + "]")
+_UNSAFE = re.compile(
+    "["
+    + "".join(
+        re.escape(chr(code))
+        for code in _VISIBLE_TABLE
+        if not any(first <= code <= last for first, last in _INVISIBLE_RANGES)
+    )
+    + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _INVISIBLE_RANGES)
+    + "]"
+)
 
 
 def visible(text: str) -> str:
