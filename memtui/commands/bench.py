@@ -117,6 +117,8 @@ def human_report(report: dict[str, Any]) -> str:
         )
     budgets = report["budgets"]
     rows += ["", f"  budgets ({budgets['tier_entries']:,}-entry tier)"]
+    if "note" in budgets:
+        rows.append(f"    note: {budgets['note']}")
     for name, check in budgets.items():
         if isinstance(check, dict):
             verdict = "pass" if check["pass"] else "FAIL"
