@@ -158,7 +158,7 @@ class Engine:
         rank = context.rank_of(slot)
         previous = None
         if rank is not None and rank > 1:
-            previous = int(context.order(None)[rank - 2])
+            previous = context.slot_at_rank(rank - 1)
         return context.explain(slot, previous)
 
     def _context(self, query: Query) -> RankContext:

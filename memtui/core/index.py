@@ -15,7 +15,7 @@ sessions with many edits) is everything compacted into a fresh main segment.
 from __future__ import annotations
 
 import bisect
-from collections import Counter
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -64,9 +64,9 @@ def heading_and_body_keys(entry: Entry) -> tuple[str, str]:
     return phrase_key(heading_text(entry)), phrase_key(entry.body)
 
 
-def entry_counts(entry: Entry) -> tuple[Counter[str], Counter[str]]:
-    """Token counts of an entry's heading text and body."""
-    return Counter(tokens(heading_text(entry))), Counter(tokens(entry.body))
+def entry_tokens(entry: Entry) -> tuple[list[str], list[str]]:
+    """Tokens of an entry's heading text and of its body."""
+    return tokens(heading_text(entry)), tokens(entry.body)
 
 
 def variant_stem(term: str) -> str | None:
@@ -100,36 +100,57 @@ class Segment:
         return at if at < len(self.words) and self.words[at] == word else None
 
 
-def build_segment(counted: Iterable[tuple[int, Counter[str], Counter[str]]]) -> Segment:
-    """Build a segment from (slot, heading counts, body counts); postings sorted by word, slot."""
-    posting_words: list[str] = []
-    slots: list[int] = []
-    heading: list[int] = []
-    body: list[int] = []
-    for slot, heading_counts, body_counts in counted:
-        for word in heading_counts.keys() | body_counts.keys():
-            posting_words.append(word)
-            slots.append(slot)
-            heading.append(heading_counts.get(word, 0))
-            body.append(body_counts.get(word, 0))
-    vocabulary = sorted(set(posting_words))
-    word_ids = {word: i for i, word in enumerate(vocabulary)}
-    ids = np.fromiter((word_ids[w] for w in posting_words), dtype=np.int64, count=len(slots))
-    docs = np.asarray(slots, dtype=np.int64)
-    order = np.lexsort((docs, ids))
-    heading_array = np.asarray(heading, dtype=np.int64)[order]
-    body_array = np.asarray(body, dtype=np.int64)[order]
+def build_segment(documents: Sequence[tuple[int, list[str], list[str]]]) -> Segment:
+    """Build a segment from (slot, heading tokens, body tokens); postings sorted by word, slot.
+
+    The Python work is a set union and one C-level dict lookup per token; counting the
+    (word, slot) pairs is a numpy sort.
+    """
+    vocabulary_set: set[str] = set()
+    for _, heading_tokens, body_tokens in documents:
+        vocabulary_set.update(heading_tokens)
+        vocabulary_set.update(body_tokens)
+    vocabulary = sorted(vocabulary_set)
+    lookup = {word: i for i, word in enumerate(vocabulary)}.__getitem__
+    span = max((slot for slot, _, _ in documents), default=0) + 1
+    document_slots = np.fromiter((slot for slot, _, _ in documents), np.int64, len(documents))
+    keys = []
+    for field_tokens in ([d[1] for d in documents], [d[2] for d in documents]):
+        word_ids = array("q")
+        lengths = array("q")
+        for found in field_tokens:
+            word_ids.extend(map(lookup, found))
+            lengths.append(len(found))
+        slots = np.repeat(document_slots, np.frombuffer(lengths, dtype=np.int64))
+        keys.append(np.frombuffer(word_ids, dtype=np.int64) * span + slots)
+    heading_keys = keys[0]
+    all_keys = np.concatenate(keys)
+    pairs, totals = _count_sorted(all_keys)
+    heading_pairs, heading_totals = _count_sorted(heading_keys)
+    heading = np.zeros(len(pairs), dtype=np.int64)
+    heading[np.searchsorted(pairs, heading_pairs)] = heading_totals
+    body = totals - heading
     ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(ids, minlength=len(vocabulary)), out=ptr[1:])
+    np.cumsum(np.bincount(pairs // span, minlength=len(vocabulary)), out=ptr[1:])
     return Segment(
         words=vocabulary,
         word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
         ptr=ptr,
-        docs=docs[order],
-        heading=heading_array,
-        body=body_array,
-        weighted_tf=(HEADING_WEIGHT * heading_array + body_array).astype(np.float64),
+        docs=pairs % span,
+        heading=heading,
+        body=body,
+        weighted_tf=(HEADING_WEIGHT * heading + body).astype(np.float64),
     )
+
+
+def _count_sorted(keys: IntArray) -> tuple[IntArray, IntArray]:
+    """Distinct keys in ascending order and how often each occurs."""
+    if len(keys) == 0:
+        return keys.copy(), np.zeros(0, dtype=np.int64)
+    ordered = np.sort(keys)
+    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
+    counts = np.diff(np.append(starts, len(ordered)))
+    return ordered[starts], counts
 
 
 EMPTY_SEGMENT = build_segment(())
@@ -177,10 +198,16 @@ class Index:
         self.lengths: FloatArray = np.zeros(0)
         self.slot_of: dict[str, int] = {}
         self.slots_of_path: dict[str, list[int]] = {}
+        self.path_id: IntArray = np.zeros(0, dtype=np.int64)
+        """Per slot, an id into `paths`."""
+        self.path_rank: IntArray = np.zeros(0, dtype=np.int64)
+        """Per path id, its rank in sorted path order (for the path tie-break)."""
+        self.paths: list[str] = []
+        self._path_ids: dict[str, int] = {}
         self.main: Segment = EMPTY_SEGMENT
         self.delta: Segment = EMPTY_SEGMENT
-        self._delta_counts: dict[int, tuple[Counter[str], Counter[str]]] = {}
-        self._by_length: dict[int, list[str]] = {}
+        self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
+        self._buckets: dict[tuple[str, int], list[str]] = {}
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -196,16 +223,18 @@ class Index:
         self.entries = []
         self.slot_of = {}
         self.slots_of_path = {}
+        self.paths = []
+        self._path_ids = {}
         counted = []
         lengths = []
         for entry in entries:
             slot = self._claim_slot(entry)
-            heading_counts, body_counts = entry_counts(entry)
-            counted.append((slot, heading_counts, body_counts))
-            lengths.append(float(heading_counts.total() + body_counts.total()))
+            heading_tokens, body_tokens = entry_tokens(entry)
+            counted.append((slot, heading_tokens, body_tokens))
+            lengths.append(float(len(heading_tokens) + len(body_tokens)))
         self.main = build_segment(counted)
         self.delta = EMPTY_SEGMENT
-        self._delta_counts = {}
+        self._delta_tokens = {}
         self.alive = np.ones(len(self.entries), dtype=bool)
         self.lengths = np.asarray(lengths, dtype=np.float64)
         self.live_count = len(self.entries)
@@ -225,7 +254,7 @@ class Index:
                     alive[slot] = False
                     self.live_count -= 1
                     self.total_length -= float(self.lengths[slot])
-                    self._delta_counts.pop(slot, None)
+                    self._delta_tokens.pop(slot, None)
                     entry = self.entries[slot]
                     if self.slot_of.get(entry.id) == slot:
                         del self.slot_of[entry.id]
@@ -234,10 +263,10 @@ class Index:
         for entries in entries_by_path.values():
             for entry in entries:
                 slot = self._claim_slot(entry)
-                counts = entry_counts(entry)
-                self._delta_counts[slot] = counts
+                found = entry_tokens(entry)
+                self._delta_tokens[slot] = found
                 new_slots.append(slot)
-                new_lengths.append(float(counts[0].total() + counts[1].total()))
+                new_lengths.append(float(len(found[0]) + len(found[1])))
         self.alive = np.concatenate([alive, np.ones(len(new_slots), dtype=bool)])
         self.lengths = np.concatenate([self.lengths, np.asarray(new_lengths, dtype=np.float64)])
         self.live_count += len(new_slots)
@@ -248,7 +277,7 @@ class Index:
             return [self.slot_of[entry.id] for entries in entries_by_path.values()
                     for entry in entries]
         self.delta = build_segment(
-            (slot, heading, body) for slot, (heading, body) in sorted(self._delta_counts.items())
+            [(slot, heading, body) for slot, (heading, body) in sorted(self._delta_tokens.items())]
         )
         self._refresh_vocabulary()
         return new_slots
@@ -258,16 +287,29 @@ class Index:
         self.entries.append(entry)
         self.slot_of[entry.id] = slot
         self.slots_of_path.setdefault(entry.path, []).append(slot)
+        if entry.path not in self._path_ids:
+            self._path_ids[entry.path] = len(self.paths)
+            self.paths.append(entry.path)
         return slot
 
+    def _refresh_paths(self) -> None:
+        self.path_id = np.fromiter(
+            (self._path_ids[entry.path] for entry in self.entries), np.int64, len(self.entries)
+        )
+        order = np.argsort(np.asarray(self.paths, dtype=object), kind="stable")
+        rank = np.zeros(len(self.paths), dtype=np.int64)
+        rank[order] = np.arange(len(self.paths))
+        self.path_rank = rank
+
     def _refresh_vocabulary(self) -> None:
-        by_length: dict[int, list[str]] = {}
+        self._refresh_paths()
+        buckets: dict[tuple[str, int], list[str]] = {}
         vocabulary = self._vocabulary()
         self._vocabulary_size = len(vocabulary)
         for word in vocabulary:
-            if not is_cjk(word):
-                by_length.setdefault(len(word), []).append(word)
-        self._by_length = by_length
+            if len(word) >= FUZZY_MIN_CHARS - 1 and not is_cjk(word):
+                buckets.setdefault((word[0], len(word)), []).append(word)
+        self._buckets = buckets
         self._cache = {}
         self.version += 1
 
@@ -342,11 +384,18 @@ class Index:
         return [(segment, start, end, credits)]
 
     def fuzzy_words(self, term: str, cutoff: float = FUZZY_CUTOFF) -> dict[str, float]:
-        """Vocabulary words within OSA similarity `cutoff` of `term` and of similar length."""
+        """Vocabulary words within OSA similarity `cutoff` of `term`.
+
+        Only words of similar length (±1, ±2 from 6 letters) that start with the term's first
+        or second letter are compared: typos rarely hit the first letter, and the second-letter
+        bucket still catches a swapped first pair (`ubild` -> `build`). That keeps a keystroke
+        to a few hundred comparisons on a large vocabulary.
+        """
         spread = 1 if len(term) <= 5 else 2
         candidates: list[str] = []
-        for length in range(len(term) - spread, len(term) + spread + 1):
-            candidates.extend(self._by_length.get(length, ()))
+        for first in dict.fromkeys(term[:2]):
+            for length in range(len(term) - spread, len(term) + spread + 1):
+                candidates.extend(self._buckets.get((first, length), ()))
         found = extract(
             term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
             limit=FUZZY_LIMIT,

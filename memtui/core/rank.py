@@ -81,25 +81,38 @@ def clamp01(value: Any) -> Any:
     return min(1.0, max(0.0, value))
 
 
-def saturate(tf: Any, length_norm: Any) -> Any:
+def saturate(tf: Any, k1_norm: Any) -> Any:
     """BM25 term-frequency saturation: repeated matches add less and less."""
-    return tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * length_norm)
+    return tf * (BM25_K1 + 1.0) / (tf + k1_norm)
 
 
-def length_norm(length: Any, average_length: float) -> Any:
-    return (1.0 - BM25_B) + BM25_B * length / average_length
+def k1_length_norm(length: Any, average_length: float) -> Any:
+    """k1 · BM25 length normalisation: long entries need more matches for the same credit."""
+    return BM25_K1 * ((1.0 - BM25_B) + BM25_B * length / average_length)
 
 
 def idf(document_frequency: int, documents: int) -> float:
     return math.log(1.0 + (documents - document_frequency + 0.5) / (document_frequency + 0.5))
 
 
-def combine(weights: Mapping[str, float], values: Mapping[str, Any]) -> Any:
-    """clamp01(Σ weight · value) in FACTOR_NAMES order (floats or arrays)."""
+STATIC_FACTORS = tuple(name for name in FACTOR_NAMES if name != "relevance")
+
+
+def static_part(weights: Mapping[str, float], values: Mapping[str, Any]) -> Any:
+    """Σ weight · value over the query-independent factors (precomputed per slot)."""
     total: Any = 0.0
-    for name in FACTOR_NAMES:
+    for name in STATIC_FACTORS:
         total = total + weights[name] * values[name]
-    return clamp01(total)
+    return total
+
+
+def combine(relevance_contribution: Any, static: Any) -> Any:
+    """base = clamp01(weight · relevance + static part), for floats or arrays alike."""
+    return clamp01(relevance_contribution + static)
+
+
+def apply_multiplier(base: Any, multiplier: Any) -> Any:
+    return clamp01(base * multiplier)
 
 
 def position_rank(entry: Entry) -> tuple[int, int, str]:
@@ -262,41 +275,31 @@ class RankContext:
     best: float
     scores: FloatArray
     browse: bool
+    path_id: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    path_rank: IntArray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     ordered: IntArray | None = None
-    """Candidates in rank order (computed fully only when someone asks for a rank)."""
+    """Candidate positions in rank order (computed fully only when someone asks for a rank)."""
 
     def order(self, limit: int | None) -> IntArray:
-        """The top `limit` candidates in rank order (deterministic tie-breaks)."""
+        """Positions (into `candidates`) of the top `limit` results in rank order."""
         if self.ordered is not None:
             return self.ordered if limit is None else self.ordered[:limit]
         slots = self.candidates
-        if self.browse:
-            keys: tuple[Any, ...] = (self.statics.line[slots], self._path_rank(slots),
-                                     -self.statics.when[slots])
-            scores = None
-        else:
-            scores = self.scores
-            if limit is not None and limit < len(slots):
-                threshold = -np.partition(-scores, limit - 1)[limit - 1]
-                keep = scores >= threshold
-                slots, scores = slots[keep], scores[keep]
-            keys = (self.statics.line[slots], self._path_rank(slots),
-                    -self.statics.when[slots], -self.statics.priority[slots], -scores)
-        ordered = slots[np.lexsort(keys)]
+        positions = np.arange(len(slots))
+        if not self.browse and limit is not None and limit < len(slots):
+            threshold = -np.partition(-self.scores, limit - 1)[limit - 1]
+            positions = np.flatnonzero(self.scores >= threshold)
+            slots = slots[positions]
+        keys: tuple[Any, ...] = (
+            self.statics.line[slots], self.path_rank[self.path_id[slots]],
+            -self.statics.when[slots],
+        )
+        if not self.browse:
+            keys += (-self.statics.priority[slots], -self.scores[positions])
+        ordered = positions[np.lexsort(keys)]
         if len(ordered) == len(self.candidates):
             self.ordered = ordered
         return ordered if limit is None else ordered[:limit]
-
-    def _path_rank(self, slots: IntArray) -> IntArray:
-        paths = [self.entries[slot].path for slot in slots]
-        ranks = {path: i for i, path in enumerate(sorted(set(paths)))}
-        return np.fromiter((ranks[path] for path in paths), dtype=np.int64, count=len(paths))
-
-    def score_of(self, slot: int) -> float:
-        at = self._candidate_position(slot)
-        if at is None:
-            return self.explain(slot).score
-        return float(self.scores[at])
 
     def _candidate_position(self, slot: int) -> int | None:
         at = int(np.searchsorted(self.candidates, slot))
@@ -305,10 +308,13 @@ class RankContext:
         return None
 
     def rank_of(self, slot: int) -> int | None:
-        if self._candidate_position(slot) is None:
+        at = self._candidate_position(slot)
+        if at is None:
             return None
-        ordered = self.order(None)
-        return int(np.flatnonzero(ordered == slot)[0]) + 1
+        return int(np.flatnonzero(self.order(None) == at)[0]) + 1
+
+    def slot_at_rank(self, rank: int) -> int:
+        return int(self.candidates[self.order(None)[rank - 1]])
 
     # --- explanation: the same numbers, read back ------------------------------------------
 
@@ -317,8 +323,8 @@ class RankContext:
         values = self.factor_values(slot)
         weights = self.settings.weights
         contributions = {name: weights[name] * values[name] for name in FACTOR_NAMES}
-        base = float(combine(weights, values))
-        score = float(clamp01(base * float(self.statics.multiplier[slot])))
+        base = float(combine(contributions["relevance"], static_part(weights, values)))
+        score = float(apply_multiplier(base, float(self.statics.multiplier[slot])))
         return contributions, base, score
 
     def factor_values(self, slot: int) -> dict[str, float]:
@@ -389,11 +395,11 @@ class RankContext:
     def _term_matches(self, slot: int) -> tuple[TermMatch, ...]:
         if self.browse:
             return ()
-        norm = length_norm(float(self.lengths[slot]), self.average_length)
+        k1_norm = k1_length_norm(float(self.lengths[slot]), self.average_length)
         matches = []
         for scored in self.terms:
             tf = float(scored.tf[slot])
-            term_score = scored.idf * float(saturate(tf, norm)) if tf > 0 else 0.0
+            term_score = scored.idf * float(saturate(tf, k1_norm)) if tf > 0 else 0.0
             matches.append(TermMatch(term=scored.term, weight=scored.idf, score=term_score,
                                      matches=_token_matches(scored, slot)))
         return tuple(matches)
@@ -425,23 +431,25 @@ class LazyHit(Hit):
     """A Hit whose explanation is built on first access (a keystroke ranks thousands of hits
     but the UI shows one explanation); the numbers come from the same RankContext."""
 
-    __slots__ = ("_context", "_previous", "_slot")
-    _context: RankContext
-    _previous: int | None
-    _slot: int
+    __slots__ = ("_source",)
+    _source: tuple[RankContext, int, int | None]
+    """(context, slot, slot of the hit ranked just above)."""
 
     def __init__(
-        self, rank: int, entry: Entry, score: float, context: RankContext, slot: int,
-        previous: int | None,
+        self, rank: int, entry: Entry, score: float,
+        source: tuple[RankContext, int, int | None],
     ) -> None:
-        for name, value in (("rank", rank), ("entry", entry), ("score", score),
-                            ("_context", context), ("_slot", slot), ("_previous", previous)):
-            object.__setattr__(self, name, value)
+        setattr_ = object.__setattr__
+        setattr_(self, "rank", rank)
+        setattr_(self, "entry", entry)
+        setattr_(self, "score", score)
+        setattr_(self, "_source", source)
 
     def __getattr__(self, name: str) -> Explanation:
         if name != "explanation":
             raise AttributeError(name)
-        explanation = self._context.explain(self._slot, self._previous)
+        context, slot, previous = self._source
+        explanation = context.explain(slot, previous)
         object.__setattr__(self, "explanation", explanation)
         return explanation
 
@@ -457,6 +465,10 @@ class Ranker:
         self._filter_cache: dict[tuple[Any, ...], BoolArray] = {}
         self._phrase_cache: dict[str, dict[int, tuple[int, int]]] = {}
         self._cache_version = index.version
+        self._k1_norm_cache: FloatArray | None = None
+        self._k1_norm_version = -1
+        self._static_cache: FloatArray | None = None
+        self._static_key: tuple[int, int] | None = None
 
     # --- keeping per-slot arrays in step with the index ------------------------------------
 
@@ -498,74 +510,95 @@ class Ranker:
         self.sync()
         index = self.index
         capacity = index.capacity
-        mask = self._filter_mask(query) & index.alive
-        browse = not query.has_terms
+        filters = self._filter_mask(query)
+        all_alive = index.live_count == capacity
         terms: list[TermScores] = []
-        if browse:
-            candidates = np.flatnonzero(mask)
+        if not query.has_terms:
+            candidates = np.flatnonzero(index.alive if filters is None else filters)
             empty = np.zeros(len(candidates))
-            return RankContext(
-                query=query, settings=self.settings, entries=index.entries,
-                statics=self.statics, lengths=index.lengths,
-                average_length=index.average_length, terms=(), candidates=candidates,
-                relevance=empty, raw_relevance=empty,
-                matched_terms=np.zeros(len(candidates), dtype=np.int64), best=0.0,
-                scores=self._scores(candidates, empty), browse=True,
-            )
+            return self._context(query, (), candidates, empty, empty,
+                                 np.zeros(len(candidates), dtype=np.int64), 0.0, browse=True)
         documents = index.live_count
-        matched_any = np.zeros(capacity, dtype=bool)
+        matched_any: BoolArray | None = None
         for term in query.terms:
             expansion = index.expand(term, prefix=query.expands(term))
-            term_tf = np.bincount(
+            term_tf = np.asarray(np.bincount(
                 expansion.docs, weights=expansion.contributions, minlength=capacity
-            ).astype(np.float64)
-            matched = (term_tf > 0) & index.alive
-            matched_any |= matched
+            ), dtype=np.float64)
+            matched = term_tf > 0
+            if not all_alive:
+                matched &= index.alive
+            matched_any = matched if matched_any is None else matched_any | matched
             count = int(np.count_nonzero(matched))
             terms.append(TermScores(term, term_tf, idf(count, documents), count, expansion))
-        for phrase in query.phrases:
-            counts = self._phrase_counts(phrase, query.phrase_tokens[query.phrases.index(phrase)])
+        required = filters
+        for phrase, phrase_tokens in zip(query.phrases, query.phrase_tokens, strict=True):
+            counts = self._phrase_counts(phrase, phrase_tokens)
             phrase_tf = np.zeros(capacity)
             for slot, (heading, body) in counts.items():
                 phrase_tf[slot] = HEADING_WEIGHT * heading + body
-            matched = (phrase_tf > 0) & index.alive
-            mask &= matched
-            count = int(np.count_nonzero(matched))
-            terms.append(
-                TermScores(f'"{phrase}"', phrase_tf, idf(count, documents), count, None, counts)
-            )
-        candidates = np.flatnonzero(matched_any & mask) if query.terms else np.flatnonzero(mask)
-        norm = length_norm(index.lengths[candidates], index.average_length)
+            matched = phrase_tf > 0
+            required = matched if required is None else required & matched
+            terms.append(TermScores(f'"{phrase}"', phrase_tf, idf(len(counts), documents),
+                                    len(counts), None, counts))
+        candidates = np.flatnonzero(_intersect(capacity, matched_any, required))
+        k1_norm = self._k1_norm()[candidates]
         raw = np.zeros(len(candidates))
         matched_terms = np.zeros(len(candidates), dtype=np.int64)
         for scored in terms:
             candidate_tf = scored.tf[candidates]
-            raw = raw + scored.idf * saturate(candidate_tf, norm)
+            raw += scored.idf * saturate(candidate_tf, k1_norm)
             matched_terms += candidate_tf > 0
-        coverage = matched_terms / len(terms)
-        weighted = raw * (coverage * coverage)
+        weighted = raw
+        if len(terms) > 1:
+            coverage = matched_terms / len(terms)
+            weighted = raw * (coverage * coverage)
         best = float(weighted.max()) if len(weighted) else 0.0
         relevance = weighted / best if best > 0 else weighted
-        scores = self._scores(candidates, relevance)
-        keep = (scores >= self.settings.config.min_score) & (relevance > 0)
+        return self._context(query, tuple(terms), candidates, relevance, raw, matched_terms,
+                             best, browse=False)
+
+    def _context(
+        self, query: Query, terms: tuple[TermScores, ...], candidates: IntArray,
+        relevance: FloatArray, raw: FloatArray, matched_terms: IntArray, best: float, *,
+        browse: bool,
+    ) -> RankContext:
+        """Final scores (the vector twin of RankContext.contributions) and the snapshot."""
+        statics = self.statics
+        base = combine(self.settings.weights["relevance"] * relevance,
+                       self._static_part()[candidates])
+        scores: FloatArray = apply_multiplier(base, statics.multiplier[candidates])
+        if not browse:
+            keep = scores >= self.settings.config.min_score
+            if not keep.all():
+                candidates, relevance, raw = candidates[keep], relevance[keep], raw[keep]
+                matched_terms, scores = matched_terms[keep], scores[keep]
+        index = self.index
         return RankContext(
-            query=query, settings=self.settings, entries=index.entries, statics=self.statics,
-            lengths=index.lengths, average_length=index.average_length, terms=tuple(terms),
-            candidates=candidates[keep], relevance=relevance[keep], raw_relevance=raw[keep],
-            matched_terms=matched_terms[keep], best=best, scores=scores[keep], browse=False,
+            query=query, settings=self.settings, entries=index.entries, statics=statics,
+            lengths=index.lengths, average_length=index.average_length, terms=terms,
+            candidates=candidates, relevance=relevance, raw_relevance=raw,
+            matched_terms=matched_terms, best=best, scores=scores, browse=browse,
+            path_id=index.path_id, path_rank=index.path_rank,
         )
 
-    def _scores(self, candidates: IntArray, relevance: FloatArray) -> FloatArray:
-        statics = self.statics
-        values = {
-            "relevance": relevance,
-            "source": statics.source[candidates],
-            "recency": statics.recency[candidates],
-            "position": statics.position[candidates],
-        }
-        base = combine(self.settings.weights, values)
-        scores: FloatArray = clamp01(base * statics.multiplier[candidates])
-        return scores
+    def _k1_norm(self) -> FloatArray:
+        """k1 · length normalisation per slot, cached until the index changes."""
+        if self._k1_norm_version != self.index.version or self._k1_norm_cache is None:
+            self._k1_norm_cache = k1_length_norm(self.index.lengths, self.index.average_length)
+            self._k1_norm_version = self.index.version
+        return self._k1_norm_cache
+
+    def _static_part(self) -> FloatArray:
+        """Σ weight · value of source, recency and position per slot, cached per settings."""
+        key = (id(self.statics), id(self.settings))
+        if self._static_key != key or self._static_cache is None:
+            statics = self.statics
+            values = {"source": statics.source, "recency": statics.recency,
+                      "position": statics.position}
+            self._static_cache = static_part(self.settings.weights, values)
+            self._static_key = key
+        return self._static_cache
 
     def _phrase_counts(
         self, phrase: str, phrase_tokens: tuple[str, ...]
@@ -589,14 +622,17 @@ class Ranker:
         self._phrase_cache[phrase] = counts
         return counts
 
-    def _filter_mask(self, query: Query) -> BoolArray:
+    def _filter_mask(self, query: Query) -> BoolArray | None:
+        """Live slots that pass the filters and exclusions; None when there are none."""
+        if not query.has_filters:
+            return None
         key = (query.sources, query.path_globs, query.tag_globs, query.after, query.before,
                query.excluded_terms, query.excluded_phrases)
         cached = self._filter_cache.get(key)
         if cached is not None:
             return cached
         index, statics = self.index, self.statics
-        mask = np.ones(index.capacity, dtype=bool)
+        mask = index.alive.copy()
         if query.sources:
             codes = [_SOURCE_CODES[source] for source in query.sources]
             mask &= np.isin(statics.source_code, codes)
@@ -637,6 +673,16 @@ class Ranker:
         return tuple(found)
 
 
+def _intersect(capacity: int, *masks: BoolArray | None) -> BoolArray:
+    present = [mask for mask in masks if mask is not None]
+    if not present:
+        return np.ones(capacity, dtype=bool)
+    result = present[0]
+    for mask in present[1:]:
+        result = result & mask
+    return result
+
+
 def _path_matches(entry: Entry, globs: tuple[str, ...]) -> bool:
     targets = [entry.path.casefold(), entry.file_name.casefold()]
     if entry.role:
@@ -648,11 +694,13 @@ def build_result(
     context: RankContext, limit: int | None, elapsed_ms: float, *,
     unmatched: tuple[str, ...], suggestions: tuple[str, ...], hidden_by_window: int,
 ) -> RankResult:
-    ordered = context.order(limit).tolist()
+    positions = context.order(limit)
+    slots = context.candidates[positions].tolist()
+    scores = context.scores[positions].tolist()
+    entries = context.entries
     hits = tuple(
-        LazyHit(rank, context.entries[slot], context.score_of(slot), context, slot,
-                ordered[rank - 2] if rank > 1 else None)
-        for rank, slot in enumerate(ordered, start=1)
+        LazyHit(rank, entries[slot], score, (context, slot, slots[rank - 2] if rank > 1 else None))
+        for rank, (slot, score) in enumerate(zip(slots, scores, strict=True), start=1)
     )
     return RankResult(
         query=context.query.text, hits=hits, total_matches=len(context.candidates),
