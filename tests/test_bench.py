@@ -157,3 +157,16 @@ def test_bench_on_a_root_never_writes_to_it(
 def test_bench_rejects_root_and_entries_together(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", ".", "--entries", "10"]) == 2
     assert "--entries" in capsys.readouterr().err
+
+
+def test_bench_tui_types_through_the_real_app(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    queries = tmp_path / "queries.txt"
+    queries.write_text("dep x\n", encoding="utf-8")
+    argv = ["bench", "--entries", "200", "--tui", "--json", "--queries", str(queries)]
+    assert main([*argv, "--today", TODAY.isoformat()]) == 0
+    tui = json.loads(capsys.readouterr().out)["tui"]
+    assert tui["keystrokes"] == len("dep x")
+    assert 0 < tui["keystroke_ms"]["p50"] <= tui["keystroke_ms"]["p95"]
+    assert tui["first_results_ms"] > 0
