@@ -102,6 +102,18 @@ def test_edit_reports_added_and_updated(memory_root: Path) -> None:
     assert titles(store, "memory/2026-11-20.md")[-1] == "21:00 — Late"
 
 
+def test_same_size_rewrite_with_the_same_mtime_is_still_seen(tmp_path: Path) -> None:
+    note = tmp_path / "MEMORY.md"
+    note.write_text("## Alpha\n")
+    store = loaded(tmp_path)
+    stamp = note.stat().st_mtime_ns
+    with open(note, "r+") as handle:  # same inode, same size, mtime forced back
+        handle.write("## Omega\n")
+    os.utime(note, ns=(stamp, stamp))
+    store.apply_changes([note])
+    assert titles(store, "MEMORY.md") == ["Omega"]
+
+
 def test_unchanged_hint_is_an_empty_change(memory_root: Path) -> None:
     store = loaded(memory_root)
     assert store.apply_changes(["MEMORY.md", memory_root / "nowhere.md"]).empty
@@ -139,6 +151,16 @@ def test_folder_hint_rescans_the_folder(memory_root: Path) -> None:
     assert not any(path.startswith("memory-bank/") for path in store.paths())
     assert "memory/new/topic.md" in store.paths()
     assert len(change.added) == 1
+
+
+def test_one_batch_of_overlapping_hints(memory_root: Path) -> None:
+    store = loaded(memory_root)
+    (memory_root / "memory/2026-11-21.md").write_text("## 08:00\n")
+    (memory_root / "memory/2026-11-20.md").unlink()
+    hints = [memory_root / "memory", memory_root / "memory/2026-11-21.md", "memory/2026-11-20.md"]
+    change = store.apply_changes(hints)
+    assert {row[0] for row in change.per_path} == {"memory/2026-11-20.md", "memory/2026-11-21.md"}
+    assert (len(change.added), len(change.removed)) == (1, 2)
 
 
 def test_file_replaced_by_folder(memory_root: Path) -> None:

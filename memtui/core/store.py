@@ -11,6 +11,9 @@ cannot raise RecursionError) capped at 64 levels. Decisions:
   symlinked folders are never followed (inside the root they would duplicate or loop, outside
   it they leave the root). FIFOs, sockets and devices are never opened: everything is
   `lstat`-ed first, opened with `O_NONBLOCK` and `fstat`-ed again before reading.
+* A hinted file is re-read when its (mtime, size, inode) changed, or when it changed so recently
+  that a same-size rewrite within the file system's timestamp granularity could hide (git's
+  "racy" rule); folder hints re-read only files whose signature changed.
 * A file is read up to 4 MiB; a longer one keeps what was read and its last entry says so.
 * The window hides daily notes dated before `today - days` (0 = no window) without reading
   them; `hidden_by_window` counts their entries lazily, on first use. `HISTORY.md` is windowed
@@ -27,6 +30,7 @@ import datetime as dt
 import errno
 import os
 import stat
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -48,6 +52,8 @@ IGNORED_FOLDERS = frozenset(
 )
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
 _READ_CHUNK = 1024 * 1024
+RACY_WINDOW_NS = 3_000_000_000
+"""A hinted file whose stat signature is unchanged is re-read only if modified this recently."""
 
 Signature = tuple[int, int, int]
 
@@ -71,8 +77,9 @@ def _signature(info: os.stat_result) -> Signature:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
 
-def _in_scope(path: str, scope: str) -> bool:
-    return not scope or path == scope or path.startswith(scope + "/")
+def _racy(signature: Signature) -> bool:
+    """Modified so recently that a same-size rewrite could share its mtime (git's racy check)."""
+    return abs(time.time_ns() - signature[0]) < RACY_WINDOW_NS
 
 
 class Store:
@@ -133,7 +140,7 @@ class Store:
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
             return
-        self._reconcile("", self._walk(""), forced=set(), touched=set())
+        self._reconcile({"": self._walk("")}, forced=set(), touched=set())
         self._rebuild_all()
 
     def set_window(self, days: int) -> ChangeSet:
@@ -157,13 +164,13 @@ class Store:
         elif self._root_missing:
             self._root_missing = False
             touched = set(self._files)
-            self._reconcile("", self._walk(""), forced=set(), touched=touched)
+            self._reconcile({"": self._walk("")}, forced=set(), touched=touched)
         else:
             scopes = {rel for rel in (self._relative(hint) for hint in paths) if rel is not None}
             if "" in scopes:
                 scopes = {""}
-            for scope in sorted(scopes):
-                self._reconcile(scope, self._scan_scope(scope), forced={scope}, touched=touched)
+            scans = {scope: self._scan_scope(scope) for scope in sorted(scopes)}
+            self._reconcile(scans, forced=scopes, touched=touched)
         if not touched:
             return ChangeSet()
         self._hidden = None
@@ -268,23 +275,41 @@ class Store:
             return "" if text == "." else text
         return None
 
-    def _reconcile(self, scope: str, scan: _Scan, *, forced: set[str], touched: set[str]) -> None:
-        """Make the records under `scope` match `scan`, reading new or changed files."""
+    def _reconcile(self, scans: dict[str, _Scan], *, forced: set[str], touched: set[str]) -> None:
+        """Make the records under each scanned scope match its scan, reading new or changed files.
+
+        One pass over the known paths per batch, however many hints it holds.
+        """
+        scopes = set(scans)
+
+        def covered(path: str) -> bool:
+            if "" in scopes or path in scopes:
+                return True
+            parts = path.split("/")
+            return any("/".join(parts[:depth]) in scopes for depth in range(1, len(parts)))
+
+        found: dict[str, os.stat_result] = {}
+        for scan in scans.values():
+            found.update(scan.found)
         files = dict(self._files)
-        skipped = {path: why for path, why in self._skipped.items() if not _in_scope(path, scope)}
-        skipped.update(scan.skipped)
-        for path in [path for path in files if _in_scope(path, scope)]:
-            if path not in scan.found:
-                del files[path]
-                touched.add(path)
-        for path in sorted(scan.found):
-            info = scan.found[path]
+        skipped = {path: why for path, why in self._skipped.items() if not covered(path)}
+        for scope, scan in scans.items():
+            skipped.update(scan.skipped)
+            if scan.overflow:
+                skipped[scope or "."] = (
+                    f"{scan.overflow:,} more Markdown files not loaded (limit {MAX_FILES:,})"
+                )
+        for path in [path for path in files if covered(path) and path not in found]:
+            del files[path]
+            touched.add(path)
+        for path in sorted(found):
             old = files.get(path)
-            signature = _signature(info)
-            if old is not None and old.signature == signature and path not in forced:
+            signature = _signature(found[path])
+            if old is not None and old.signature == signature and not (
+                path in forced and _racy(signature)
+            ):
                 continue
-            kind = classify(path)
-            record = _File(signature, kind, None)
+            record = _File(signature, classify(path), None)
             files[path] = record
             touched.add(path)
             if self._in_window(record):
@@ -294,10 +319,6 @@ class Store:
                     skipped[path] = result
                 else:
                     record.entries = result
-        if scan.overflow:
-            skipped[scope or "."] = (
-                f"{scan.overflow:,} more Markdown files not loaded (limit {MAX_FILES:,})"
-            )
         self._files = files
         self._skipped = skipped
 
