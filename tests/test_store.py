@@ -65,6 +65,18 @@ def test_window_hides_old_daily_notes_and_counts_them(memory_root: Path) -> None
     assert old_basic_memory and store.entries_in(old_basic_memory[0].path) == old_basic_memory
 
 
+def test_hidden_count_follows_changes(memory_root: Path) -> None:
+    store = loaded(memory_root, days=30)
+    assert store.hidden_by_window == 2
+    old = memory_root / "memory/2026-08-01.md"
+    old.write_text("## 09:00\n\nx\n\n## 10:00\n\ny\n\n## 11:00\n\nz\n")
+    assert store.apply_changes([old]).empty
+    assert store.hidden_by_window == 5
+    old.unlink()
+    store.apply_changes([old])
+    assert store.hidden_by_window == 2
+
+
 def test_history_is_windowed_per_entry(tmp_path: Path) -> None:
     (tmp_path / "HISTORY.md").write_text(
         "[2026-11-20 10:00] recent\n\n[2026-09-01 10:00] old\n\n[2026-11-01] also recent\n"

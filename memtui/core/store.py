@@ -64,6 +64,8 @@ class _File:
     kind: FileKind
     entries: tuple[Entry, ...] | None
     """Every entry of the file; None while a daily note outside the window is still unread."""
+    hidden: int | None = None
+    """Entries the current window hides; None until counted."""
 
 
 @dataclass(slots=True)
@@ -123,10 +125,20 @@ class Store:
             hidden = 0
             if cutoff is not None:
                 for path, record in list(self._files.items()):
-                    entries = self._parsed(path, record)
-                    hidden += sum(1 for entry in entries if not self._entry_visible(entry, cutoff))
+                    if record.kind.source is Source.DAILY:
+                        hidden += self._hidden_in(path, record, cutoff)
             self._hidden = hidden
         return self._hidden
+
+    def _hidden_in(self, path: str, record: _File, cutoff: dt.date) -> int:
+        """How many of one daily file's entries the window hides (cached on the record)."""
+        if record.hidden is None:
+            if self._in_window(record) and not record.kind.history:
+                record.hidden = 0
+            else:
+                entries = self._parsed(path, record)
+                record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
+        return record.hidden
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -148,6 +160,8 @@ class Store:
         before = self._by_path
         self.days = days
         self._hidden = None
+        for record in self._files.values():
+            record.hidden = None
         self._rebuild_all()
         return self._diff(before, set(before) | set(self._by_path))
 
