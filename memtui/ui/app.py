@@ -41,6 +41,7 @@ class AppOptions:
     today: dt.date
     days: int
     query: str = ""
+    demo: bool = False
     theme: str | None = None
     watch: bool = True
     force_polling: bool = False
@@ -57,6 +58,8 @@ class AppOptions:
     def root_label(self) -> str:
         if self.root is None:
             return "no memory folder"
+        if self.demo:
+            return "demo memory"
         home = str(Path.home())
         text = str(self.root)
         return "~" + text[len(home):] if home != "/" and text.startswith(home + "/") else text
@@ -81,6 +84,7 @@ def options_from_args(args: argparse.Namespace, *, deterministic: bool = False) 
         today=today,
         days=effective_days(args, config),
         query=getattr(args, "query", "") or "",
+        demo=bool(getattr(args, "demo", False)),
         theme=getattr(args, "theme", None),
         watch=not getattr(args, "no_watch", False) and not deterministic,
         deterministic=deterministic,
@@ -148,6 +152,7 @@ class MemtuiApp(App[int]):
         args = argparse.Namespace(demo=True, root=None, days=None, today=self.options.today,
                                   config=None)
         self.options.root = resolve_root(args, self.options.today)
+        self.options.demo = True
         self.switch_screen(MainScreen())
 
     # --- hooks for benchmarks and tests -------------------------------------------------------

@@ -145,7 +145,7 @@ class HelpScreen(CloseableModal):
                     lines.append(Content(""))
                 lines.append(Content.styled(where, "bold $secondary"))
                 section = where
-            lines.append(Content.assemble((f"  {keys:<22}", "bold $accent"), (what, "")))
+            lines.append(Content.assemble((f"  {keys:<18}", "bold $accent"), (what, "")))
         self.query_one("#help-body", Static).update(Content("\n").join(lines))
 
 

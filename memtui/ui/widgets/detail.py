@@ -32,9 +32,9 @@ _INLINE = re.compile(
     r"(?P<code>`[^`\n]+`)"
     r"|(?P<bold>\*\*[^*\n]+\*\*|__[^_\n]+__)"
     r"|(?P<italic>(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_]))"
-    r"|(?P<link>!?\[[^\]\n]*\]\([^)\s]*\))"
+    r"|(?P<link>!?\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\))"
 )
-_LINK_PARTS = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)\)")
+_LINK_PARTS = re.compile(r"!?\[([^\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)\)")
 
 
 class EntryView(ScrollView, can_focus=True):
@@ -230,7 +230,7 @@ class EntryView(ScrollView, can_focus=True):
         if not 0 <= index < len(self._lines):
             return Strip.blank(width, base)
         segments = list(self._lines[index].render(self.app.console, end=""))
-        return Strip(segments).crop_extend(0, width, base).simplify()
+        return Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
 
     def action_next_match(self) -> None:
         top = int(self.scroll_y) + 2

@@ -17,8 +17,8 @@ class QueryInput(Input):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "screen.results('down')", "Next result", show=False, id="query.down"),
-        Binding("up", "screen.results('up')", "Previous result", show=False, id="query.up"),
+        Binding("down", "screen.results('down')", "next result", show=False, id="query.down"),
+        Binding("up", "screen.results('up')", "previous result", show=False, id="query.up"),
         Binding("pagedown", "screen.results('page_down')", show=False, id="query.page_down"),
         Binding("pageup", "screen.results('page_up')", show=False, id="query.page_up"),
         Binding("home", "screen.results('first')", show=False, id="query.first"),

@@ -119,6 +119,8 @@ class ResultsList(ScrollView, can_focus=True):
         self.cursor = index
         self._announced = None
         self._scroll_cursor_into_view(center=keep_id is not None)
+        # The new virtual size applies at the next layout; scroll again once it has.
+        self.call_after_refresh(self._scroll_cursor_into_view, center=keep_id is not None)
         self.refresh()
         self._announce()
 
@@ -208,7 +210,7 @@ class ResultsList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         text = self.row_text(self.hits[index], width, cursor=index == self.cursor)
         segments = list(text.render(self.app.console, end=""))
-        return Strip(segments).crop_extend(0, width, base).simplify()
+        return Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
 
     def row_text(self, hit: Hit, width: int, *, cursor: bool) -> Text:
         """One row: rank, score, stacked factor bar, title, date, source badge, path."""

@@ -1,0 +1,323 @@
+"""Pilot tests of the real app: what the list, the entry pane and the breakdown show."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ui_helpers import (
+    SIZE,
+    build_app,
+    demo_app,
+    detail_lines,
+    main_screen,
+    rows,
+    static_text,
+    type_query,
+    wait_loaded,
+    wait_until,
+    write,
+)
+
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.screens.modals import (
+    BreakdownScreen,
+    FiltersScreen,
+    HelpScreen,
+    NoMemoryScreen,
+    WarningsScreen,
+    WeightsScreen,
+)
+from memtui.ui.widgets.results import ResultsList
+
+
+@pytest.fixture(autouse=True)
+def isolated_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No user config or themes leak in; nothing is written to the real home."""
+    config_home = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config_home))
+    monkeypatch.delenv("MEMTUI_DIR", raising=False)
+    return config_home
+
+
+async def test_typing_reranks_and_explains_the_top_hit() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        listed = rows(app)
+        assert listed, "no rows rendered"
+        assert "Deploy checklist" in listed[0]
+        assert listed[0].lstrip().startswith("1 ")
+        assert "matches" in static_text(app, "#query-status")
+        assert screen.result is not None and screen.result.total_matches == len(screen.result.hits)
+        top = screen.result.hits[0]
+        assert detail_lines(app)[0] == f"## {top.entry.title}"
+        assert app.screen.query_one("EntryView").match_count > 0
+        why = static_text(app, "#breakdown")
+        for factor in ("relevance", "source", "recency", "position"):
+            assert factor in why
+        assert "deploy" in why and "exact" in why
+        assert top.entry.path in static_text(app, "#detail-header")
+
+
+async def test_arrows_move_the_selection_while_the_query_has_focus() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        assert screen.result is not None
+        second = screen.result.hits[1]
+        await pilot.press("down")
+        await pilot.pause()
+        assert isinstance(app.focused, type(app.screen.query_one("#query")))
+        results = app.screen.query_one(ResultsList)
+        assert results.selected is not None and results.selected.entry.id == second.entry.id
+        assert detail_lines(app)[0] == f"## {second.entry.title}"
+        assert "why #2" in str(app.screen.query_one("#breakdown").border_title)
+        assert "vs #1" in static_text(app, "#breakdown")
+        await pilot.press("end")
+        await pilot.pause()
+        assert results.cursor == len(screen.result.hits) - 1
+        await pilot.press("home")
+        await pilot.pause()
+        assert results.cursor == 0
+
+
+async def test_selection_survives_a_rerank_by_entry_id() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await pilot.press("down", "down")
+        results = app.screen.query_one(ResultsList)
+        chosen = results.selected
+        assert chosen is not None
+        await pilot.press("enter")  # focus the list, where single-letter keys act
+        generation = screen.generation
+        await pilot.press("plus")  # boost the file: the list reranks
+        await wait_until(pilot, lambda: app.painted_generation > generation)
+        assert results.selected is not None
+        assert results.selected.entry.id == chosen.entry.id
+        why = static_text(app, "#breakdown")
+        assert "session" in why.lower()
+
+
+async def test_no_matches_explains_itself() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "zzqxv")
+        empty = app.screen.query_one("#empty")
+        assert empty.display and not app.screen.query_one(ResultsList).display
+        text = static_text(app, "#empty")
+        assert "No matches for" in text
+        assert "zzqxv" in text
+
+
+async def test_hostile_text_shows_literally(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", (
+        "# Memory\n\n## Payload [@click=app.quit] [bold]loud[/\n\n"
+        "Click [@click=app.quit]here[/] or [link=file:///etc/passwd]this[/link].\n"
+        "Title trick \x1b]0;pwned\x07 and \x1b]52;c;SGVsbG8=\x07 clipboard.\n"
+        "[a link](javascript:alert(1)) ![img](http://example.com/x.png)\n"
+    ))
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        listed = rows(app)
+        assert any("Payload [@click=app." in row for row in listed)
+        text = "\n".join(detail_lines(app))
+        assert "[@click=app.quit]here[/]" in text
+        assert "[link=file:///etc/passwd]" in text
+        assert "\x1b" not in text and "␛]0;pwned" in text
+        assert "‹javascript:alert(1)›" in text
+        await pilot.click(ResultsList, offset=(10, 0))
+        await pilot.pause()
+        assert app.is_running
+
+
+async def test_watching_shows_an_appended_entry(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    memory = write(root / "MEMORY.md", "# Memory\n\n## First\n\nAlpha entry.\n")
+    app = build_app(str(root), deterministic=False)
+    app.options.force_polling = False
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: app.watcher is not None)
+        await type_query(pilot, app, "zebracorn")
+        assert not rows(app)
+        with memory.open("a", encoding="utf-8") as handle:
+            handle.write("\n## Zebracorn sighting\n\nA zebracorn walked past.\n")
+        await wait_until(pilot, lambda: any("Zebracorn sighting" in row for row in rows(app)),
+                         steps=1500)
+        assert screen.query_text == "zebracorn"
+        assert app.changes_applied >= 1
+
+
+async def test_window_toggle_keeps_the_query() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "offsite")
+        before = screen.result.total_matches if screen.result else 0
+        generation = screen.generation
+        await pilot.press("ctrl+t")
+        await wait_until(pilot, lambda: app.painted_generation > generation)
+        assert screen.window_all
+        assert screen.query_text == "offsite"
+        assert "all dates" in static_text(app, "#app-status")
+        assert screen.result is not None and screen.result.total_matches >= before
+
+
+async def test_filters_screen_rewrites_the_query() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await pilot.press("ctrl+f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FiltersScreen))
+        await pilot.click("#source-daily")
+        await pilot.click("#apply")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert screen.query_text == "deploy source:daily"
+        await wait_until(pilot, lambda: app.painted_generation >= screen.generation)
+        assert screen.result is not None and screen.result.hits
+        assert all(hit.entry.source.value == "daily" for hit in screen.result.hits)
+
+
+async def test_weights_screen_reranks_live() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        assert screen.engine is not None
+        before = dict(screen.engine.weights)
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
+        generation = screen.generation
+        await pilot.press("down", "right", "right")  # more weight on `source`
+        await wait_until(pilot, lambda: app.painted_generation > generation)
+        assert screen.engine.weights["source"] > before["source"]
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_help_lists_every_binding() -> None:
+    from memtui.ui.screens.main import PANE_BINDINGS
+    from memtui.ui.screens.modals import help_rows
+
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("f1")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = static_text(app, "#help-body")
+        for what in (row[2] for row in help_rows(app)):
+            assert what in text
+        assert len([b for b in PANE_BINDINGS]) <= len(help_rows(app))
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_expanded_breakdown_and_warnings_screens_open() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await pilot.press("enter", "B")
+        await wait_until(pilot, lambda: isinstance(app.screen, BreakdownScreen))
+        text = static_text(app, "#why-body")
+        assert "matched terms" in text and "relevance" in text
+        await pilot.press("escape", "exclamation_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, WarningsScreen))
+        await pilot.press("escape")
+        assert isinstance(app.screen, MainScreen)
+
+
+async def test_secrets_are_masked_until_revealed(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    secret = "sk-live-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4"
+    write(root / "MEMORY.md", f"# Memory\n\n## Keys\n\nThe key is {secret} for billing.\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert secret not in "\n".join(detail_lines(app))
+        assert "masked" in static_text(app, "#detail-header")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert screen.revealed
+        assert secret in "\n".join(detail_lines(app))
+
+
+async def test_copy_citation_uses_the_clipboard() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await pilot.press("enter", "Y")
+        await pilot.pause()
+        assert screen.result is not None
+        top = screen.result.hits[0].entry
+        assert app.clipboard == f"{top.path}:{top.line_start}"
+        await pilot.press("y")
+        await pilot.pause()
+        assert top.title in app.clipboard or top.body[:20] in app.clipboard
+
+
+async def test_no_memory_folder_offers_the_demo(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = build_app("--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, NoMemoryScreen))
+        text = "\n".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "No memory folder found" in text
+        assert "MEMTUI_DIR" in text and ".openclaw/workspace" in text
+        await pilot.press("d")
+        screen = await wait_loaded(pilot, app)
+        assert screen.engine is not None and len(screen.engine) > 0
+
+
+async def test_empty_folder_says_so(tmp_path: Path) -> None:
+    root = tmp_path / "empty"
+    root.mkdir()
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        assert "No memory entries here yet" in static_text(app, "#empty")
+
+
+async def test_palette_offers_every_main_action() -> None:
+    from memtui.ui.app import PALETTE_COMMANDS
+
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        assert {title for title, _, _ in PALETTE_COMMANDS} <= titles
+        actions = {action.split("(")[0] for _, _, action in PALETTE_COMMANDS}
+        for action in actions:
+            assert hasattr(screen, f"action_{action}"), action
+
+
+async def test_theme_key_cycles_and_is_remembered(isolated_config: Path) -> None:
+    app = build_app("--demo", "--no-watch", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        assert app.theme == "memtui-dark"
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.theme != "memtui-dark"
+        saved = (isolated_config / "memtui" / "config.toml").read_text(encoding="utf-8")
+        assert f'theme = "{app.theme}"' in saved
+
+
+async def test_main_screen_state_is_consistent_after_query_edit() -> None:
+    app = demo_app("--query", "deploy")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert main_screen(app).query_text == "deploy"
+        assert screen.result is not None and screen.result.query == "deploy"

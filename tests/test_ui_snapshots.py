@@ -1,0 +1,76 @@
+"""Snapshot tests (pytest-textual-snapshot) of the demo: fixed today, no watcher, no blink.
+
+Regenerate after an intended visual change with `pytest tests/test_ui_snapshots.py
+--snapshot-update` and look at the report before committing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from ui_helpers import SIZE, build_app, demo_app, type_query, wait_loaded, wait_until
+
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.modals import BreakdownScreen, HelpScreen, NoMemoryScreen
+
+Snap = Callable[..., bool]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("MEMTUI_DIR", raising=False)
+    monkeypatch.chdir("/")
+
+
+def prepare(app: MemtuiApp, query: str = "", *keys: str,
+            until: Callable[[], bool] | None = None) -> Callable[[Pilot[Any]], Awaitable[None]]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await wait_loaded(pilot, app)
+        if query:
+            await type_query(pilot, app, query)
+        if keys:
+            await pilot.press(*keys)
+        if until is not None:
+            await wait_until(pilot, until)
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("theme", ["memtui-dark", "memtui-light", "memtui-high-contrast"])
+def test_main_screen_with_a_query(snap_compare: Snap, theme: str) -> None:
+    app = demo_app("--theme", theme)
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "deploy"))
+
+
+def test_no_matches(snap_compare: Snap) -> None:
+    app = demo_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "deploymnet zzqxv"))
+
+
+def test_help_screen(snap_compare: Snap) -> None:
+    app = demo_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(
+        app, "", "f1", until=lambda: isinstance(app.screen, HelpScreen)))
+
+
+def test_expanded_breakdown(snap_compare: Snap) -> None:
+    app = demo_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(
+        app, "deploy", "enter", "B", until=lambda: isinstance(app.screen, BreakdownScreen)))
+
+
+def test_no_memory_folder(snap_compare: Snap) -> None:
+    app = build_app("--no-watch")
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await wait_until(pilot, lambda: isinstance(app.screen, NoMemoryScreen))
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

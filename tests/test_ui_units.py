@@ -1,0 +1,193 @@
+"""UI pieces without a running app: themes, filter editing, config writing, rendering helpers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ui_fakes import FakeEngine, make_entry, make_hit
+
+from memtui.core.config import Config
+from memtui.core.model import Factor
+from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
+from memtui.ui.filters import QueryFilters, split_query, with_filters
+from memtui.ui.render import bar, match_pattern, stacked_cells
+from memtui.ui.screens.main import ChangeSet, change_notice
+from memtui.ui.themes import load_themes, shipped_theme_files
+from memtui.ui.widgets.results import ResultsList
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# --- themes ------------------------------------------------------------------------------------
+
+
+def test_three_shipped_themes_load_and_top_level_folder_is_the_same_files() -> None:
+    themes = load_themes(Path("/nonexistent"))
+    assert not themes.warnings
+    assert {"memtui-dark", "memtui-light", "memtui-high-contrast"} <= set(themes.themes)
+    assert themes.themes["memtui-light"].dark is False
+    packaged = {path.name: path.read_bytes() for path in shipped_theme_files()}
+    top_level = {path.name: path.read_bytes() for path in (REPO / "themes").glob("*.toml")}
+    assert packaged == top_level
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("name = 'x'\nprimary = 12\n", "expected a colour"),
+        ("name = 'x'\nprimary = 'notacolour'\n", "not a colour"),
+        ("primary = '#ffffff'\n", "name"),
+        ("name = 'x'\n", "primary"),
+        ("name = 'x'\nprimary = '#fff'\ndark = 'yes'\n", "dark"),
+        ("this is [not toml", "invalid TOML"),
+    ],
+)
+def test_a_broken_user_theme_is_skipped_with_a_warning(tmp_path: Path, text: str,
+                                                       problem: str) -> None:
+    (tmp_path / "bad.toml").write_text(text, encoding="utf-8")
+    (tmp_path / "good.toml").write_text("name = 'mine'\nprimary = '#123456'\n", encoding="utf-8")
+    themes = load_themes(tmp_path)
+    assert "mine" in themes.themes and "memtui-dark" in themes.themes
+    assert len(themes.warnings) == 1 and problem in themes.warnings[0]
+
+
+async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text("nonsense", encoding="utf-8")
+    options = AppOptions(root=tmp_path, config=Config(), today=dt.date(2026, 11, 21), days=30,
+                         theme="no-such-theme", watch=False, deterministic=True,
+                         user_themes_dir=tmp_path,
+                         engine_factory=lambda o: FakeEngine(tmp_path, []))
+    app = MemtuiApp(options)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.theme == "memtui-dark"
+        assert any("no-such-theme" in warning for warning in app.theme_warnings)
+        assert any("bad.toml" in warning for warning in app.theme_warnings)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("", 'theme = "memtui-light"\n'),
+        ('theme = "memtui-dark"\ndays = 7\n', 'theme = "memtui-light"\ndays = 7\n'),
+        ('days = 7\n\n[weights]\ntheme = 1\n',
+         'theme = "memtui-light"\ndays = 7\n\n[weights]\ntheme = 1\n'),
+        ('# mine\ndays = 3\ntheme = "x"\n[boosts]\n"a" = 2\n',
+         '# mine\ndays = 3\ntheme = "memtui-light"\n[boosts]\n"a" = 2\n'),
+    ],
+)
+def test_theme_is_written_without_touching_other_keys(before: str, after: str) -> None:
+    updated = set_toml_theme(before, "memtui-light")
+    assert updated == after
+    assert tomllib.loads(updated)["theme"] == "memtui-light"
+
+
+# --- filters -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "words", "filters"),
+    [
+        ("deploy", "deploy", QueryFilters()),
+        ("deploy source:daily tag:ops", "deploy", QueryFilters(sources=["daily"], tags=["ops"])),
+        ('"exact phrase" -skip file:MEMORY.md after:2026-11-01', '"exact phrase" -skip',
+         QueryFilters(roles=["MEMORY.md"], after="2026-11-01")),
+        ("weird:thing before:2026", "weird:thing", QueryFilters(before="2026")),
+        ("source: x", "source: x", QueryFilters()),
+    ],
+)
+def test_split_query(query: str, words: str, filters: QueryFilters) -> None:
+    assert split_query(query) == (words, filters)
+
+
+def test_with_filters_replaces_only_the_filter_tokens() -> None:
+    query = "deploy source:note -draft tag:x"
+    updated = with_filters(query, QueryFilters(sources=["daily"], after="2026-11-01"))
+    assert updated == "deploy -draft source:daily after:2026-11-01"
+    assert with_filters(updated, QueryFilters()) == "deploy -draft"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["deploy", "-x", "source:daily", "tag:a", "role:b",
+                                 "after:2026-01-01", '"a b"', "foo:bar"]), max_size=6))
+def test_filters_round_trip(pieces: list[str]) -> None:
+    query = " ".join(pieces)
+    words, filters = split_query(query)
+    rebuilt = with_filters(query, filters)
+    assert split_query(rebuilt) == (words, filters)
+
+
+# --- rendering helpers -------------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=4, max_size=4), st.integers(1, 20))
+def test_stacked_bar_never_exceeds_its_width(values: list[float], cells: int) -> None:
+    total = sum(values) or 1.0
+    factors = [Factor(name, "", v, 1.0, v / total * min(1.0, total))
+               for name, v in zip(("relevance", "source", "recency", "position"), values,
+                                  strict=True)]
+    split = stacked_cells(factors, cells)
+    assert sum(count for _, count in split) <= cells
+    assert all(count > 0 for _, count in split)
+
+
+@pytest.mark.parametrize(("fraction", "expected"), [(0, "    "), (1, "████"), (0.5, "██  ")])
+def test_bar(fraction: float, expected: str) -> None:
+    assert bar(fraction, 4) == expected
+
+
+def test_match_pattern_matches_word_starts_only_for_latin_tokens() -> None:
+    hit = make_hit(1, make_entry(1, "t", "b"), ["de", "東京"])
+    pattern = match_pattern(hit.explanation.terms)
+    assert pattern is not None
+    assert [m.group() for m in pattern.finditer("Deploy code 在東京")] == ["De", "東京"]
+
+
+def test_change_notice_names_files_and_counts() -> None:
+    changes = ChangeSet(added=frozenset({"a", "b"}), per_path=(("MEMORY.md", 2, 0, 0),
+                                                                 ("memory/x.md", 0, 1, 1)))
+    assert change_notice(changes) == (
+        "MEMORY.md: 2 entries added\nmemory/x.md: 1 entry removed, 1 entry updated"
+    )
+    assert change_notice(ChangeSet()) is None
+
+
+async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: Path) -> None:
+    """50,000 hits: set_hits and a repaint touch only what is on screen."""
+    from textual.app import App, ComposeResult
+
+    entries = [make_entry(i, f"entry {i}", "body") for i in range(50_000)]
+    hits = [make_hit(i + 1, entry) for i, entry in enumerate(entries)]
+
+    class Host(App[None]):
+        def get_theme_variable_defaults(self) -> dict[str, str]:
+            from memtui.ui.themes import MEMTUI_VARIABLES
+
+            return dict(MEMTUI_VARIABLES)
+
+        def compose(self) -> ComposeResult:
+            yield ResultsList(id="results")
+
+    rendered: list[int] = []
+    original = ResultsList.row_text
+
+    def counting(self: ResultsList, hit: object, width: int, *, cursor: bool) -> object:
+        rendered.append(1)
+        return original(self, hit, width, cursor=cursor)  # type: ignore[arg-type]
+
+    app = Host()
+    async with app.run_test(size=(100, 20)) as pilot:
+        results = app.query_one(ResultsList)
+        results.row_text = counting.__get__(results)  # type: ignore[method-assign]
+        results.set_hits(hits, keep_id="e40000")
+        await pilot.pause()
+        assert results.selected is not None and results.selected.entry.id == "e40000"
+        assert 0 < len(rendered) <= 3 * 20
+        visible = results.rendered_rows()
+        assert any("entry 40000" in row for row in visible)

@@ -1,0 +1,79 @@
+"""Build the real app for Pilot tests and wait for it without sleeping blindly."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from memtui.cli import build_tui_parser
+from memtui.ui.app import MemtuiApp, create_app
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.widgets.detail import EntryView
+from memtui.ui.widgets.results import ResultsList
+
+TODAY = dt.date(2026, 11, 21)
+SIZE = (120, 36)
+
+
+def build_app(*argv: str, deterministic: bool = True) -> MemtuiApp:
+    args = build_tui_parser().parse_args([*argv, "--today", TODAY.isoformat()])
+    return create_app(args, deterministic=deterministic)
+
+
+def demo_app(*argv: str) -> MemtuiApp:
+    return build_app("--demo", "--no-watch", *argv)
+
+
+async def wait_until(pilot: Pilot[object], condition: Callable[[], bool], *,
+                     steps: int = 400) -> None:
+    """Let the app run until `condition()` holds (bounded by steps, not by wall-clock time)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never reached the expected state")
+
+
+def main_screen(app: MemtuiApp) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen), screen
+    return screen
+
+
+async def wait_loaded(pilot: Pilot[object], app: MemtuiApp) -> MainScreen:
+    await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
+                     and app.screen.engine is not None and app.painted_generation > 0)
+    return main_screen(app)
+
+
+async def type_query(pilot: Pilot[object], app: MemtuiApp, text: str) -> None:
+    """Type like a user (one key at a time) and wait for the last search to be painted."""
+    screen = main_screen(app)
+    for char in text:
+        await pilot.press("space" if char == " " else char)
+    await wait_until(pilot, lambda: screen.query_text == text
+                     and app.painted_generation >= screen.generation)
+    await pilot.pause()
+
+
+def rows(app: MemtuiApp) -> list[str]:
+    return app.screen.query_one(ResultsList).rendered_rows()
+
+
+def detail_lines(app: MemtuiApp) -> list[str]:
+    return app.screen.query_one(EntryView).plain_lines()
+
+
+def static_text(app: MemtuiApp, selector: str) -> str:
+    widget = app.screen.query_one(selector, Static)
+    return str(widget.render())
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
