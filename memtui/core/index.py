@@ -42,11 +42,14 @@ FUZZY_MIN_CHARS = 4
 FUZZY_CUTOFF = 0.75
 """Minimum normalised OSA similarity (1 edit in 4 letters, 2 in 8)."""
 FUZZY_LIMIT = 8
+"""At most this many typo matches per term: the most similar, ties by word."""
 MIN_VARIANT_STEM = 4
 _SUFFIXES = (
     "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
     "ies", "ers", "er", "ed", "es", "s",
 )
+COMPACT_MIN_DEAD = 1000
+"""Dead slots are compacted away once they exceed this and outnumber the live ones."""
 _TOP = "\U0010ffff"
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
@@ -272,7 +275,7 @@ class Index:
         self.live_count += len(new_slots)
         self.total_length += sum(new_lengths)
         dead = len(self.entries) - self.live_count
-        if dead > max(1000, self.live_count):
+        if dead > max(COMPACT_MIN_DEAD, self.live_count):
             self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
             return [self.slot_of[entry.id] for entries in entries_by_path.values()
                     for entry in entries]
@@ -327,7 +330,7 @@ class Index:
 
     @property
     def average_length(self) -> float:
-        return self.total_length / self.live_count if self.live_count else 1.0
+        return self.total_length / self.live_count if self.total_length > 0 else 1.0
 
     @property
     def vocabulary_size(self) -> int:
@@ -396,12 +399,10 @@ class Index:
         for first in dict.fromkeys(term[:2]):
             for length in range(len(term) - spread, len(term) + spread + 1):
                 candidates.extend(self._buckets.get((first, length), ()))
-        found = extract(
-            term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
-            limit=FUZZY_LIMIT,
-        )
-        ranked = sorted(((-score, word) for word, score, _ in found if word != term))
-        return {word: -negative for negative, word in ranked}
+        found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
+                        limit=None)
+        ranked = sorted((-score, word) for word, score, _ in found if word != term)
+        return {word: -negative for negative, word in ranked[:FUZZY_LIMIT]}
 
     def document_frequency(self, word: str) -> int:
         """Live entries containing `word` exactly."""

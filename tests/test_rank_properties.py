@@ -1,0 +1,134 @@
+"""Property tests: the indexed fast path equals the slow reference, and explanations add up."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference_rank import make_entry, reference_scores
+
+from memtui.core.config import Boost, Config
+from memtui.core.engine import Engine
+from memtui.core.model import Entry, Source
+from memtui.core.query import parse_query
+
+TODAY = dt.date(2026, 6, 1)
+WORDS = st.text(alphabet="abcdeé", min_size=1, max_size=7)
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> list[Entry]:
+    files = draw(st.integers(min_value=1, max_value=6))
+    entries: list[Entry] = []
+    for file_number in range(files):
+        source = draw(st.sampled_from(list(Source)))
+        count = draw(st.integers(min_value=1, max_value=4))
+        day = TODAY - dt.timedelta(days=draw(st.integers(min_value=0, max_value=400)))
+        for position in range(count):
+            title = " ".join(draw(st.lists(WORDS, min_size=0, max_size=3)))
+            body = " ".join(draw(st.lists(WORDS, min_size=0, max_size=12)))
+            dated = draw(st.booleans())
+            entries.append(make_entry(
+                f"f{file_number}.md", title, body, source=source,
+                date=day if dated else None, position=position, count=count,
+                line=1 + 5 * position,
+            ))
+    return entries
+
+
+@st.composite
+def queries(draw: st.DrawFn, entries: list[Entry]) -> str:
+    known = sorted({w for e in entries for w in (e.title + " " + e.body).split()})
+    pieces = []
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        kind = draw(st.sampled_from(["word", "prefix", "typo", "random"]))
+        if kind == "random" or not known:
+            pieces.append(draw(WORDS))
+            continue
+        word = draw(st.sampled_from(known))
+        if kind == "prefix":
+            word = word[: draw(st.integers(min_value=1, max_value=len(word)))]
+        elif kind == "typo" and len(word) >= 4:
+            at = draw(st.integers(min_value=1, max_value=len(word) - 2))
+            word = word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+        pieces.append(word)
+    trailing = draw(st.sampled_from(["", " "]))
+    return " ".join(pieces) + trailing
+
+
+def engine_for(entries: list[Entry], config: Config) -> Engine:
+    engine = Engine(Path("/nonexistent-memtui-root"), config, today=TODAY, days=0)
+    engine.load_entries(entries)
+    return engine
+
+
+CONFIGS = st.sampled_from([
+    Config(),
+    Config(boosts=(Boost("f1.md", 1.5), Boost("f2*", 0.5)), min_score=0.2),
+    Config(weights={"relevance": 0.4, "source": 0.3, "recency": 0.2, "position": 0.1},
+           half_life_days=7.0, evergreen_long_term=False, min_score=0.0),
+])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), config=CONFIGS)
+def test_fast_path_agrees_with_reference(data: st.DataObject, config: Config) -> None:
+    entries = data.draw(corpora())
+    query = data.draw(queries(entries))
+    parsed = parse_query(query)
+    if not parsed.terms:
+        return
+    expected = reference_scores(
+        entries, list(parsed.terms), [parsed.expands(t) for t in parsed.terms], config, TODAY
+    )
+    result = engine_for(entries, config).search(query)
+    got = {hit.entry.id: hit.score for hit in result.hits}
+    assert set(got) == set(expected), query
+    for entry_id, score in expected.items():
+        assert math.isclose(got[entry_id], score, rel_tol=1e-9, abs_tol=1e-12), entry_id
+    assert result.total_matches == len(expected)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), config=CONFIGS)
+def test_explanation_reproduces_score(data: st.DataObject, config: Config) -> None:
+    entries = data.draw(corpora())
+    query = data.draw(queries(entries))
+    engine = engine_for(entries, config)
+    result = engine.search(query)
+    previous = None
+    for hit in result.hits:
+        explanation = hit.explanation
+        assert explanation.score == hit.score
+        again = engine.explain(hit.entry.id, query)
+        assert again is not None and again.score == hit.score
+        total = sum(factor.contribution for factor in explanation.factors)
+        assert math.isclose(explanation.base, min(1.0, max(0.0, total)), abs_tol=1e-12)
+        for factor in explanation.factors:
+            assert math.isclose(factor.contribution, factor.value * factor.weight)
+            assert 0.0 <= factor.value <= 1.0
+        product = math.prod(m.factor for m in explanation.multipliers)
+        assert math.isclose(explanation.score, min(1.0, explanation.base * product),
+                            abs_tol=1e-12)
+        if previous is not None:
+            assert previous.score >= hit.score
+            gap = sum(value for _, value in explanation.gap_to_previous)
+            assert math.isclose(gap, previous.score - hit.score, abs_tol=1e-9)
+        else:
+            assert explanation.gap_to_previous == ()
+        previous = hit
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_ranking_is_deterministic_and_limit_is_a_prefix(data: st.DataObject) -> None:
+    entries = data.draw(corpora())
+    query = data.draw(queries(entries))
+    limit = data.draw(st.integers(min_value=1, max_value=5))
+    full = engine_for(entries, Config()).search(query)
+    shuffled = engine_for(list(reversed(entries)), Config()).search(query, limit=limit)
+    assert [h.entry.id for h in shuffled.hits] == [h.entry.id for h in full.hits][:limit]
+    assert shuffled.total_matches == full.total_matches
