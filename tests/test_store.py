@@ -339,7 +339,7 @@ def test_oversized_file_is_truncated_with_a_notice(tmp_path: Path) -> None:
     big = tmp_path / "big.md"
     big.write_text(section * (MAX_FILE_BYTES // len(section) + 200) + "## Beyond\n")
     entries = loaded(tmp_path).entries_in("big.md")
-    assert entries[-1].title == "Section"
+    assert entries[-1].title.startswith("Section")
     assert any("truncated" in warning for warning in entries[-1].warnings)
     assert not any("truncated" in warning for warning in entries[0].warnings)
 

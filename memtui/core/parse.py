@@ -22,7 +22,8 @@ One Markdown-aware routine serves every layout (DESIGN §1). Decisions DESIGN le
   middle of a line stays in the entry it is in, so entries never share a line.
 * **Repeating cycles.** When the first section's heading recurs and other headings recur with
   it (Roo's `## Decision` / `## Rationale` / `## Implementation Details` logs), each cycle is one
-  entry titled by its first heading and first line (`Decision — Use Postgres`).
+  entry titled by its first heading and first line (`Decision — Use Postgres`). Other headings
+  repeated within a file get the same ` — first line` suffix so results can be told apart.
 * **Huge sections.** A section longer than 150 lines that has sub-headings is split at its
   shallowest sub-heading level (its intro stays an entry): a 400-line `## Implementation Details`
   holding sixteen `### Decision` logs is sixteen things to find, not one.
@@ -347,6 +348,7 @@ class _FileParser:
             segments.extend(self._blocks(title_path, region_start, last, rules))
         elif self._has_content(region_start, last, rules) or title:
             segments.append(self._preamble(title, region_start, last, rules))
+        self._distinguish_duplicates(segments)
         return self._entries(self._fold(segments))
 
     def _opens_with_bracket(self, structure: _Structure, start: int, rules: set[int]) -> bool:
@@ -401,20 +403,27 @@ class _FileParser:
         merged: list[_Segment] = []
         for group in groups:
             first = group[0]
-            first_line = (
-                _derived_title(self.lines, first.body_start, first.end)
-                if first.end >= first.body_start
-                else ""
-            )
-            summary = _CYCLE_STAMP.sub("", first_line).strip()
-            title = f"{first.title} — {summary}" if summary else first.title
             merged.append(
                 _Segment(
                     first.start, first.body_start, group[-1].end, first.heading_path,
-                    title, first.heading, grouped=True,
+                    self._summarised(first), first.heading, grouped=True,
                 )
             )
         return merged
+
+    def _summarised(self, segment: _Segment) -> str:
+        """`Title — first body line`, to tell apart sections that share a heading."""
+        if segment.end < segment.body_start:
+            return segment.title
+        first_line = _derived_title(self.lines, segment.body_start, segment.end)
+        summary = _CYCLE_STAMP.sub("", first_line).strip()
+        return f"{segment.title} — {summary}" if summary else segment.title
+
+    def _distinguish_duplicates(self, segments: list[_Segment]) -> None:
+        counts = Counter(s.title for s in segments if s.heading is not None and not s.grouped)
+        for segment in segments:
+            if segment.heading is not None and not segment.grouped and counts[segment.title] > 1:
+                segment.title = self._summarised(segment)
 
     def _refine(
         self, section: _Segment, headings: list[_Heading], rules: set[int]
