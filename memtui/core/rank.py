@@ -410,7 +410,8 @@ def _token_matches(scored: TermScores, slot: int) -> tuple[TokenMatch, ...]:
         counts = scored.phrase_counts.get(slot)
         if counts is None:
             return ()
-        return (TokenMatch(token=scored.term, kind=MatchKind.PHRASE, similarity=1.0,
+        phrase = scored.term.strip('"')
+        return (TokenMatch(token=phrase, kind=MatchKind.PHRASE, similarity=1.0,
                            heading_count=counts[0], body_count=counts[1]),)
     expansion = scored.expansion
     positions = np.flatnonzero(expansion.docs == slot)

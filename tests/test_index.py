@@ -1,0 +1,103 @@
+"""The inverted index: sorted-id prefix ranges, variants, fuzzy typos, per-file updates."""
+
+from __future__ import annotations
+
+import pytest
+from reference_rank import make_entry
+
+from memtui.core import index as index_module
+from memtui.core.index import Index, build_segment, variant_stem
+from memtui.core.model import MatchKind
+
+WORDS = ["deploy", "deployed", "deployment", "depot", "staging", "kubernetes", "ci", "数据"]
+
+
+def small_index() -> Index:
+    index = Index()
+    index.rebuild([
+        make_entry("a.md", "Deploy checklist", "deploy deploy ci staging", position=0, count=2),
+        make_entry("a.md", "Other", "deployment of kubernetes", position=1, count=2, line=9),
+        make_entry("b.md", "Depot", "the depot deployed 数据库", line=1),
+    ])
+    return index
+
+
+def test_segment_prefix_range_is_contiguous() -> None:
+    segment = build_segment([(0, [], WORDS), (1, ["deploy"], ["ci"])])
+    lo, hi = segment.id_range("depl")
+    assert segment.words[lo:hi] == ["deploy", "deployed", "deployment"]
+    assert segment.id_range("zzz")[0] == segment.id_range("zzz")[1]
+    word_id = segment.word_id("deploy")
+    assert word_id is not None
+    start, end = segment.ptr[word_id], segment.ptr[word_id + 1]
+    assert segment.docs[start:end].tolist() == [0, 1]
+    assert segment.heading[start:end].tolist() == [0, 1]
+    assert segment.weighted_tf[start:end].tolist() == [1.0, 2.0]
+    assert segment.word_id("nope") is None
+
+
+def test_empty_segment() -> None:
+    segment = build_segment([])
+    assert segment.words == [] and segment.id_range("a") == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("term", "stem"),
+    [("deployment", "deploy"), ("deploying", "deploy"), ("configuration", "configur"),
+     ("tests", "test"), ("ci", None), ("uses", None), ("deploy", None)],
+)
+def test_variant_stem(term: str, stem: str | None) -> None:
+    assert variant_stem(term) == stem
+
+
+def test_expand_exact_prefix_variant() -> None:
+    index = small_index()
+    expansion = index.expand("deploy", prefix=True)
+    credits = dict(zip(expansion.words, expansion.word_credits.tolist(), strict=True))
+    assert credits["deploy"] == 1.0
+    assert 0.6 < credits["deployment"] < credits["deployed"] < 1.0
+    assert expansion.kind("deploy") is MatchKind.EXACT
+    assert expansion.kind("deployed") is MatchKind.PREFIX
+    variant = index.expand("deployments", prefix=True)
+    assert dict(zip(variant.words, variant.word_credits.tolist(), strict=True))["deploy"] == 0.7
+    exact_only = index.expand("ci", prefix=False)
+    assert exact_only.words == ["ci"]
+
+
+def test_fuzzy_catches_transpositions_only_without_real_matches() -> None:
+    index = small_index()
+    typo = index.expand("kubernetse", prefix=True)
+    assert typo.words == ["kubernetes"]
+    assert typo.kind("kubernetes") is MatchKind.FUZZY
+    assert typo.word_credits[0] == pytest.approx(0.8 * 0.9)
+    assert index.expand("depo", prefix=True).fuzzy == {}
+    assert index.expand("xyzq", prefix=True).empty
+
+
+def test_cjk_terms_match_exactly() -> None:
+    index = small_index()
+    assert index.expand("数据", prefix=True).words == ["数据"]
+    assert index.expand("数", prefix=True).words == ["数"]
+
+
+def test_replace_paths_marks_old_slots_dead_and_indexes_new_ones() -> None:
+    index = small_index()
+    assert index.live_count == 3
+    index.replace_paths({"b.md": [make_entry("b.md", "Depot", "rollback plan")],
+                         "a.md": []})
+    assert index.live_count == 1
+    assert index.document_frequency("depot") == 1
+    assert index.document_frequency("deploy") == 0
+    assert index.document_frequency("rollback") == 1
+    assert sorted(e.path for e in index.live_entries()) == ["b.md"]
+
+
+def test_compaction_renumbers_slots(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(index_module, "COMPACT_MIN_DEAD", 0)
+    index = small_index()
+    generation = index.generation
+    for body in ("one", "two", "three", "four"):
+        index.replace_paths({"b.md": [make_entry("b.md", "Depot", body)]})
+    assert index.generation > generation
+    assert index.capacity == index.live_count == 3
+    assert index.document_frequency("four") == 1

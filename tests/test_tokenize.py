@@ -1,0 +1,66 @@
+"""The shared tokenizer: casefold + NFKC words, short technical terms kept, CJK as grams."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtui.core.tokenize import count_phrase, is_cjk, match_spans, phrase_key, tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Deploy the S3 bucket", ["deploy", "the", "s3", "bucket"]),
+        ("CI/CD and DB, UI", ["ci", "cd", "and", "db", "ui"]),
+        ("snake_case-words", ["snake", "case", "words"]),
+        ("ＤＢ ﬁx", ["db", "fix"]),
+        ("STRASSE Straße", ["strasse", "strasse"]),
+        ("v2.1 — 42%", ["v2", "1", "42"]),
+        ("", []),
+        ("数据", ["数", "据", "数据"]),
+        ("数据库 db", ["数", "据", "库", "数据", "据库", "db"]),
+        ("메모리", ["메", "모", "리", "메모", "모리"]),
+        ("v2版本", ["v2", "版", "本", "版本"]),
+        ("Привет мир", ["привет", "мир"]),
+    ],
+)
+def test_document_tokens(text: str, expected: list[str]) -> None:
+    assert tokens(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("数据库", ["数据", "据库"]),
+        ("中", ["中"]),
+        ("deploy 数据", ["deploy", "数据"]),
+        ("カタカナ", ["カタ", "タカ", "カナ"]),
+    ],
+)
+def test_query_tokens_use_bigrams(text: str, expected: list[str]) -> None:
+    assert tokens(text, query=True) == expected
+
+
+@pytest.mark.parametrize(("token", "expected"), [("数据", True), ("deploy", False), ("ア", True)])
+def test_is_cjk(token: str, expected: bool) -> None:
+    assert is_cjk(token) is expected
+
+
+@pytest.mark.parametrize(
+    ("phrase", "document", "count"),
+    [
+        ("flaky login", "Fixed the flaky login test. FLAKY  login again", 2),
+        ("flaky login", "flaky logins", 0),
+        ("数据库", "使用数据库迁移", 1),
+        ("", "anything", 0),
+    ],
+)
+def test_count_phrase(phrase: str, document: str, count: int) -> None:
+    assert count_phrase(phrase_key(phrase), phrase_key(document)) == count
+
+
+def test_match_spans_map_back_to_original_text() -> None:
+    text = "Use 数据库 for the DB deploy; ＤＢ too"
+    spans = match_spans(text, tokens("数据库 db", query=True))
+    assert [text[start:end] for start, end in spans] == ["数据库", "DB", "ＤＢ"]
+    assert match_spans(text, []) == []
