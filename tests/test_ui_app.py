@@ -113,6 +113,8 @@ async def test_no_matches_explains_itself() -> None:
         text = static_text(app, "#empty")
         assert "No matches for" in text
         assert "zzqxv" in text
+        assert not "".join(detail_lines(app)).strip(), "a stale entry is still shown"
+        assert not static_text(app, "#breakdown").strip()
 
 
 async def test_hostile_text_shows_literally(tmp_path: Path) -> None:

@@ -51,7 +51,7 @@ def test_main_screen_with_a_query(snap_compare: Snap, theme: str) -> None:
 
 def test_no_matches(snap_compare: Snap) -> None:
     app = demo_app()
-    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "deploymnet zzqxv"))
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "xylophone"))
 
 
 def test_help_screen(snap_compare: Snap) -> None:

@@ -22,6 +22,9 @@ from memtui.core.model import Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, entry_date, stacked_cells
 
+_NOTHING_ANNOUNCED = "\0"
+"""Forces the next `_announce` to post, even when the list is (still) empty."""
+
 
 class ResultsList(ScrollView, can_focus=True):
     """Ranked hits, one row each, with a keyboard/mouse cursor kept by entry id."""
@@ -92,7 +95,7 @@ class ResultsList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.hits: tuple[Hit, ...] = ()
         self.cursor = 0
-        self._announced: str | None = None
+        self._announced: str | None = _NOTHING_ANNOUNCED
         self.moved_by_user = False
         """True once the user moved the cursor since the last query edit."""
 
@@ -117,7 +120,7 @@ class ResultsList(ScrollView, can_focus=True):
                 index = min(self.cursor, max(0, len(self.hits) - 1))
         self.virtual_size = Size(self.size.width, len(self.hits))
         self.cursor = index
-        self._announced = None
+        self._announced = _NOTHING_ANNOUNCED
         self._scroll_cursor_into_view(center=keep_id is not None)
         # The new virtual size applies at the next layout; scroll again once it has.
         self.call_after_refresh(self._scroll_cursor_into_view, center=keep_id is not None)
