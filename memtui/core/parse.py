@@ -263,6 +263,7 @@ class _FileParser:
     def __init__(self, rel_path: str, text: str, warnings: tuple[str, ...]) -> None:
         self.path = rel_path
         self.kind = classify(rel_path)
+        text = visible(text)  # one pass: every line-derived string is display-safe, lines kept
         self.lines = text.split("\n")
         if text.endswith("\n"):
             self.lines.pop()
@@ -576,7 +577,7 @@ class _FileParser:
         entries: list[Entry] = []
         count = len(segments)
         for position, segment in enumerate(segments):
-            path = tuple(visible(part) for part in segment.heading_path)
+            path = segment.heading_path
             occurrence = occurrences.get(path, 0)
             occurrences[path] = occurrence + 1
             body_lines = self.lines[segment.body_start : segment.end + 1]
@@ -590,7 +591,7 @@ class _FileParser:
                     source=kind.source,
                     title=visible(segment.title) or "(untitled)",
                     heading_path=path,
-                    body=visible("\n".join(body_lines)),
+                    body="\n".join(body_lines),
                     line_start=segment.start + 1,
                     line_end=segment.end + 1,
                     date=day,
