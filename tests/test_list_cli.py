@@ -99,7 +99,7 @@ def test_human_output_is_sanitised_and_masked(
     assert "\x1b" not in out
     assert "␛]0;TITLE" in out
     assert "ghp_FAKEdemoTokenNotRealAbCdEf0123456789xyz" not in out
-    assert "MEMORY.md" in out and "2 entries in 1 files" in out
+    assert "MEMORY.md" in out and "2 entries in 1 file" in out
     assert main(["list", str(tmp_path), "--reveal-secrets"]) == 0
     assert "ghp_FAKEdemoTokenNotRealAbCdEf0123456789xyz" in capsys.readouterr().out
 

@@ -199,6 +199,15 @@ def test_root_vanishes_and_comes_back(memory_root: Path, tmp_path: Path) -> None
     assert len(back.added) == count
 
 
+def test_relative_root(memory_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(memory_root.parent)
+    store = loaded(Path(memory_root.name))
+    assert store.root == memory_root
+    assert "MEMORY.md" in store.paths()
+    monkeypatch.chdir("/")
+    assert store.apply_changes([memory_root / "MEMORY.md"]).empty
+
+
 def test_missing_root_loads_nothing(tmp_path: Path) -> None:
     store = loaded(tmp_path / "absent")
     assert store.entries == {} and store.paths() == []

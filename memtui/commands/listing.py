@@ -114,11 +114,16 @@ def _print_human(
         title = one_line(show(entry.title), 90)
         print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)
     files = len({entry.path for entry in entries})
-    summary = f"\n{len(entries)} entries in {files} files"
+    summary = f"\n{_count(len(entries), 'entry', 'entries')} in {_count(files, 'file', 'files')}"
     if store.hidden_by_window:
-        summary += f" · {store.hidden_by_window} daily entries outside the window"
+        hidden = _count(store.hidden_by_window, "daily entry", "daily entries")
+        summary += f" · {hidden} outside the window"
     print(summary, file=stream)
     if store.skipped:
-        print(f"{len(store.skipped)} skipped:", file=stream)
+        print(f"{_count(len(store.skipped), 'path', 'paths')} skipped:", file=stream)
         for skipped in store.skipped:
             print(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}", file=stream)
+
+
+def _count(number: int, one: str, many: str) -> str:
+    return f"{number:,} {one if number == 1 else many}"

@@ -88,7 +88,7 @@ class Store:
     """Every entry under `root`, windowed by date; see the module docstring for the rules."""
 
     def __init__(self, root: Path, *, days: int = 30, today: dt.date | None = None) -> None:
-        self.root = Path(root)
+        self.root = Path(root).absolute()
         self.days = days
         self.today = today or dt.date.today()
         self._files: dict[str, _File] = {}
