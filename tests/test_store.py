@@ -7,12 +7,15 @@ import os
 import shutil
 import socket
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import layouts
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memtui.core.model import Source
 from memtui.core.store import MAX_DEPTH, MAX_FILE_BYTES, Store
@@ -407,3 +410,42 @@ def test_layout_builders_are_independent(tmp_path: Path) -> None:
         folder.mkdir()
         build(folder)
         assert loaded(folder, days=0).entries, name
+
+
+# --- incremental equals full ----------------------------------------------------------------------
+
+NAMES = ("MEMORY.md", "memory/2026-11-20.md", "memory/2026-09-01.md", "notes/a.md", "notes")
+FUNCTION_SCOPED = HealthCheck.function_scoped_fixture
+TEXTS = ("## A\n\nx\n", "## A\n\ny\n\n## B\n", "", "[2026-11-20 10:00] h\n", "# T\n\n## 09:00\n")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[FUNCTION_SCOPED])
+@given(st.lists(st.tuples(st.sampled_from(NAMES), st.sampled_from((*TEXTS, None))), max_size=8))
+def test_apply_changes_matches_a_fresh_load(tmp_path: Path, operations: list[Any]) -> None:
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        store = loaded(root)
+        for name, text in operations:
+            apply_operation(root / name, text)
+            store.apply_changes([root / name])
+        fresh = loaded(root)
+        assert dict(store.entries) == dict(fresh.entries)
+        assert store.paths() == fresh.paths()
+        assert store.skipped == fresh.skipped
+        assert store.hidden_by_window == fresh.hidden_by_window
+    finally:
+        shutil.rmtree(root)
+
+
+def apply_operation(target: Path, text: str | None) -> None:
+    """Delete whatever is at `target`, then write `text` there (None: leave it deleted)."""
+    if target.is_dir():
+        shutil.rmtree(target)
+    elif target.exists():
+        target.unlink()
+    if text is None:
+        return
+    if target.parent.exists() and not target.parent.is_dir():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text)
