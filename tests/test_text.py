@@ -33,9 +33,10 @@ def test_decode_encodings_and_line_endings(data: bytes, text: str) -> None:
     assert decoded.warnings == ()
 
 
-def test_nul_in_first_8kb_is_binary() -> None:
+@pytest.mark.parametrize("data", [b"PK\x03\x04\x00\x00 zip", codecs.BOM_UTF8 + b"a\x00b"])
+def test_nul_in_first_8kb_is_binary(data: bytes) -> None:
     with pytest.raises(BinaryFile, match="binary"):
-        decode(b"PK\x03\x04\x00\x00 zip")
+        decode(data)
 
 
 def test_nul_after_the_sniff_window_is_text() -> None:

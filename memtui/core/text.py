@@ -53,10 +53,13 @@ def _decode_counting(data: bytes, encoding: str) -> tuple[str, int]:
 def decode(data: bytes) -> Decoded:
     """Decode file bytes to text with `\\n` line endings; raise BinaryFile for binary data."""
     warnings: list[str] = []
+    utf16 = data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE)
+    if not utf16 and b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        raise BinaryFile("binary file (NUL byte in the first 8 KB)")
     if data.startswith(codecs.BOM_UTF8):
         text, bad = _decode_counting(data[len(codecs.BOM_UTF8) :], "utf-8")
         label = "UTF-8"
-    elif data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE):
+    elif utf16:
         little = data.startswith(codecs.BOM_UTF16_LE)
         payload = data[2:]
         if len(payload) % 2:
@@ -65,8 +68,6 @@ def decode(data: bytes) -> Decoded:
         text, bad = _decode_counting(payload, "utf-16-le" if little else "utf-16-be")
         label = "UTF-16"
     else:
-        if b"\x00" in data[:BINARY_SNIFF_BYTES]:
-            raise BinaryFile("binary file (NUL byte in the first 8 KB)")
         text, bad = _decode_counting(data, "utf-8")
         label = "UTF-8"
     if bad:
