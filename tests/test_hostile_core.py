@@ -204,3 +204,19 @@ def test_reapplying_every_path_changes_nothing(store: Store, corpus: hostile.Hos
     changes = store.apply_changes([corpus.root, corpus.root / "fs", corpus.root / "names"])
     assert changes.empty
     assert dict(store.entries) == before
+
+
+def test_file_replaced_by_a_folder_while_loaded(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    target = root / "notes.md"
+    target.write_text("## Was a file\nbody\n")
+    store = Store(root, days=0, today=TODAY)
+    store.load()
+    assert [entry.title for entry in store.entries.values()] == ["Was a file"]
+    target.unlink()
+    target.mkdir()
+    (target / "inner.md").write_text("## Now inside a folder\nbody\n")
+    changes = store.apply_changes([target])
+    assert changes.removed and changes.added
+    assert [entry.path for entry in store.entries.values()] == ["notes.md/inner.md"]

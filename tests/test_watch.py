@@ -110,6 +110,14 @@ async def test_new_subfolder_with_file_arrives(running: Running, root: Path) -> 
     await running.until(lambda batch: bool({folder, folder / "2026-11-21.md"} & batch.paths))
 
 
+async def test_file_replaced_by_a_folder_arrives(running: Running, root: Path) -> None:
+    target = root / "MEMORY.md"
+    target.unlink()
+    target.mkdir()
+    (target / "inner.md").write_text("## Inner\nnow a folder\n")
+    await running.until(lambda batch: bool({target, target / "inner.md"} & batch.paths))
+
+
 async def test_root_removed_and_recreated_is_watched_again(running: Running, root: Path) -> None:
     shutil.rmtree(root)
     gone = await running.until(lambda batch: batch.mode is WatchMode.ROOT_MISSING)

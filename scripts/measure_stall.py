@@ -1,0 +1,100 @@
+"""Measure the app's worst event-loop stall over the hostile corpus plus the two giants.
+
+Issue 5 asks that the app stays responsive (no event-loop stall over 250 ms) with a 20 MB
+single-line file and a 50,000-section file in the folder. A ticker task records the largest gap
+between its wake-ups while the real app loads the folder, runs queries that select the giant
+entries and moves through them. The figure is printed, not asserted: timings belong to reports,
+not to tests.
+
+    .venv/bin/python scripts/measure_stall.py [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import hostile
+from ui_helpers import build_app, rows, type_query, wait_loaded
+
+TICK = 0.005
+
+
+class StallMeter:
+    """Wakes every TICK seconds and remembers the longest time it was kept waiting."""
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.worst_phase = ""
+        self.long_gaps: list[tuple[float, str]] = []
+        self.phase = "start"
+        self._running = True
+
+    async def run(self) -> None:
+        last = time.perf_counter()
+        while self._running:
+            await asyncio.sleep(TICK)
+            now = time.perf_counter()
+            gap = now - last - TICK
+            if gap > self.worst:
+                self.worst, self.worst_phase = gap, self.phase
+            if gap > 0.1:
+                self.long_gaps.append((gap, self.phase))
+            last = now
+
+    def stop(self) -> None:
+        self._running = False
+
+
+async def measure(root: Path) -> None:
+    meter = StallMeter()
+    ticker = asyncio.create_task(meter.run())
+    app = build_app(str(root), "--no-watch", "--days", "0", deterministic=False)
+    started = time.perf_counter()
+    async with app.run_test(size=(120, 36)) as pilot:
+        meter.phase = "load"
+        await wait_loaded(pilot, app)
+        loaded = time.perf_counter() - started
+        for query in ("enormous", "section", "word", "body of section 4999"):
+            meter.phase = f"query {query!r}"
+            await pilot.press("slash", "ctrl+u")
+            await type_query(pilot, app, query)
+            meter.phase = f"move through {query!r}"
+            for _ in range(min(6, len(rows(app)))):
+                await pilot.press("down")
+                await pilot.pause()
+        meter.phase = "quit"
+        await pilot.press("ctrl+q")
+    meter.stop()
+    await ticker
+    print(f"app loaded in {loaded:.2f} s ({app.load_ms or 0:.0f} ms reported by the app)")
+    print(f"worst event-loop stall: {meter.worst * 1000:.0f} ms (during {meter.worst_phase})")
+    for gap, phase in meter.long_gaps:
+        print(f"  stall over 100 ms: {gap * 1000:.0f} ms during {phase}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=Path, default=None, help="build the corpus here and keep it")
+    parser.add_argument("--no-heavy", action="store_true", help="baseline: without the giants")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as temporary:
+        base = args.keep or Path(temporary)
+        corpus = hostile.build_hostile_corpus(base / "memory", many_files=2_000)
+        if not args.no_heavy:
+            hostile.build_heavy_files(corpus.root)
+        try:
+            asyncio.run(measure(corpus.root))
+        finally:
+            if args.keep is None:
+                hostile.cleanup(corpus)
+
+
+if __name__ == "__main__":
+    main()
