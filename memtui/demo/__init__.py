@@ -64,10 +64,12 @@ def materialise_demo(today: dt.date) -> Path:
     for relative, text in templates:
         digest.update(relative.encode() + b"\0" + text.encode() + b"\0")
     base = _cache_base()
+    base.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if hasattr(os, "getuid") and base.stat().st_uid != os.getuid():
+        base = Path(tempfile.mkdtemp(prefix="memtui-demo-"))  # someone else's folder: never trust
     target = base / f"{today.isoformat()}-{digest.hexdigest()[:12]}"
     if target.is_dir():
         return target
-    base.mkdir(parents=True, exist_ok=True, mode=0o700)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
     try:
         for relative, text in templates:
