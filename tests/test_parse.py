@@ -464,3 +464,11 @@ def test_last_heading_of_a_transcript_keeps_every_line() -> None:
         ("Summary", 1, 3),
         ("Transcript", 5, 605),
     ]
+
+
+def test_heading_less_log_opening_with_brackets_splits_anywhere() -> None:
+    entries = parse("notes/ops-log.md", "[2026-11-01 10:00] one\n[2026-11-02] two\n")
+    assert [(e.title, e.date, e.date_origin) for e in entries] == [
+        ("one", dt.date(2026, 11, 1), DateOrigin.BRACKET),
+        ("two", dt.date(2026, 11, 2), DateOrigin.BRACKET),
+    ]

@@ -341,9 +341,7 @@ class _FileParser:
                     segments.append(section)
                 else:
                     segments.extend(self._refine(section, headings, rules))
-        elif self.kind.source is Source.DAILY and (
-            self.kind.history or self._opens_with_bracket(structure, region_start, rules)
-        ):
+        elif self.kind.history or self._opens_with_bracket(structure, region_start, rules):
             segments.extend(self._history(structure, title, region_start, last, rules))
         elif self.kind.source is Source.DAILY and any(r >= region_start for r in rules):
             segments.extend(self._blocks(title_path, region_start, last, rules))
