@@ -175,7 +175,7 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
             yield ResultsList(id="results")
 
     rendered: list[int] = []
-    original = ResultsList.row_text
+    original = ResultsList.row_segments
 
     def counting(self: ResultsList, hit: object, width: int, *, cursor: bool) -> object:
         rendered.append(1)
@@ -184,10 +184,37 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:
         results = app.query_one(ResultsList)
-        results.row_text = counting.__get__(results)  # type: ignore[method-assign]
+        results.row_segments = counting.__get__(results)  # type: ignore[method-assign]
         results.set_hits(hits, keep_id="e40000")
         await pilot.pause()
         assert results.selected is not None and results.selected.entry.id == "e40000"
         assert 0 < len(rendered) <= 3 * 20
         visible = results.rendered_rows()
         assert any("entry 40000" in row for row in visible)
+
+
+async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:
+    from textual.app import App, ComposeResult
+
+    from memtui.ui.themes import MEMTUI_VARIABLES
+
+    entries = [make_entry(0, "東京オフサイトの会場候補と予算の確認" * 3, "body"),
+               make_entry(1, "plain title", "body", path="a/very/long/path/" * 6 + "x.md")]
+    hits = [make_hit(i + 1, entry) for i, entry in enumerate(entries)]
+
+    class Host(App[None]):
+        def get_theme_variable_defaults(self) -> dict[str, str]:
+            return dict(MEMTUI_VARIABLES)
+
+        def compose(self) -> ComposeResult:
+            yield ResultsList(id="results")
+
+    for width in (44, 70, 120):
+        app = Host()
+        async with app.run_test(size=(width, 10)) as pilot:
+            results = app.query_one(ResultsList)
+            results.set_hits(hits, keep_id=None)
+            await pilot.pause()
+            for y in range(2):
+                assert results.render_line(y).cell_length == results.size.width
+            assert "東京" in results.rendered_rows()[0]

@@ -245,6 +245,10 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool) -> Content:
         lines += multiplier_rows(explanation)
     gap = gap_row(hit, previous)
     if gap is not None:
+        if expanded:
+            lines.append(Content.styled(
+                f"compared with #{previous.rank if previous else ''} (+ this entry leads, "
+                "− it trails)", "bold $secondary"))
         lines.append(gap)
     if expanded and explanation.notes:
         lines.append(Content.styled("notes", "bold $secondary"))

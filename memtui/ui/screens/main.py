@@ -94,7 +94,7 @@ class MainScreen(Screen[None]):
     AUTO_FOCUS = "#query"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "escape", "Clear", show=False, id="escape"),
-        Binding("f1", "help", "Help", id="help"),
+        Binding("f1", "help", "Help", show=False, id="help"),
         Binding("f2", "next_theme", "Theme", show=False, id="next_theme"),
     ]
 
@@ -276,17 +276,19 @@ class MainScreen(Screen[None]):
         detail = self.query_one(EntryView)
         breakdown = self.query_one("#breakdown", Static)
         if hit is None:
-            header.update(Content(""))
+            header.update(Content(""), layout=False)
             detail.clear()
-            breakdown.update(Content(""))
+            breakdown.update(Content(""), layout=False)
             breakdown.border_title = Content("why")
             return
         entry = hit.entry
         text, masked = self._entry_text(entry)
-        header.update(render.detail_header(entry, masked=masked, revealed=self.revealed))
+        header.update(render.detail_header(entry, masked=masked, revealed=self.revealed),
+                      layout=False)
         pattern = render.match_pattern(hit.explanation.terms)
         detail.show(text, pattern)
-        breakdown.update(render.breakdown(hit, self._previous, expanded=not self.compact))
+        breakdown.update(render.breakdown(hit, self._previous, expanded=not self.compact),
+                         layout=False)
         breakdown.border_title = Content(f"why #{hit.rank}")
 
     def _entry_text(self, entry: Entry) -> tuple[str, int]:
@@ -325,10 +327,10 @@ class MainScreen(Screen[None]):
         if parts:
             parts.append((" · ", "$muted"))
         parts.append((mode.value, mode_style))
-        self.query_one("#app-status", Static).update(Content.assemble(*parts))
+        self.query_one("#app-status", Static).update(Content.assemble(*parts), layout=False)
 
     def _set_status(self, content: Content) -> None:
-        self.query_one("#query-status", Static).update(content)
+        self.query_one("#query-status", Static).update(content, layout=False)
 
     def _paint_status(self, result: RankResult) -> None:
         count = result.total_matches
@@ -353,8 +355,9 @@ class MainScreen(Screen[None]):
         empty = self.query_one("#empty", Static)
         results = self.query_one(ResultsList)
         has_hits = bool(result.hits)
-        results.display = has_hits
-        empty.display = not has_hits
+        if results.display != has_hits:
+            results.display = has_hits
+            empty.display = not has_hits
         if has_hits:
             return
         empty.update(self._empty_message(result))
@@ -423,7 +426,7 @@ class MainScreen(Screen[None]):
                 if batch.mode is WatchMode.ROOT_MISSING:
                     self._banner(
                         f"The memory folder {one_line(str(options.root), 200)} is gone. "
-                        "Showing what was loaded; waiting for it to come back…",
+                        "It was moved or deleted; waiting for it to come back…",
                         severity="error",
                     )
                 elif previous_mode is WatchMode.ROOT_MISSING:

@@ -78,6 +78,7 @@ class EntryView(ScrollView, can_focus=True):
         self.match_count = 0
         self.truncated_lines = 0
         self._style_key: tuple[Style, ...] = ()
+        self._strips: dict[tuple[int, int], Strip] = {}
 
     # --- content ------------------------------------------------------------------------------
 
@@ -200,7 +201,10 @@ class EntryView(ScrollView, can_focus=True):
                     self._match_lines.append(len(wrapped))
                 wrapped.append(piece)
         self._lines = wrapped
-        self.virtual_size = Size(width, len(wrapped))
+        self._strips.clear()
+        virtual_size = Size(width, len(wrapped))
+        if virtual_size != self.virtual_size:
+            self.virtual_size = virtual_size
 
     def on_resize(self) -> None:
         if self._logical:
@@ -214,7 +218,7 @@ class EntryView(ScrollView, can_focus=True):
 
     def _restyle(self) -> None:
         """Rebuild with the new theme's colours (component styles are read at build time)."""
-        key = tuple(self._style(name) for name in sorted(self.COMPONENT_CLASSES))
+        key = (self.rich_style, *(self._style(name) for name in sorted(self.COMPONENT_CLASSES)))
         if key == self._style_key:
             return
         self._style_key = key
@@ -229,8 +233,14 @@ class EntryView(ScrollView, can_focus=True):
         base = self.rich_style
         if not 0 <= index < len(self._lines):
             return Strip.blank(width, base)
-        segments = list(self._lines[index].render(self.app.console, end=""))
-        return Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
+        strip = self._strips.get((index, width))
+        if strip is None:
+            segments = list(self._lines[index].render(self.app.console, end=""))
+            strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
+            if len(self._strips) > 2000:
+                self._strips.clear()
+            self._strips[(index, width)] = strip
+        return strip
 
     def action_next_match(self) -> None:
         top = int(self.scroll_y) + 2

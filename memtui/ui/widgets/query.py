@@ -34,6 +34,7 @@ class QueryInput(Input):
                 id="query.toggle_secrets"),
         Binding("ctrl+n", "screen.next_match", "Next match", show=False, id="query.next_match"),
         Binding("ctrl+l", "screen.warnings", "Warnings", show=False, id="query.warnings"),
+        Binding("f1", "screen.help", "Help", id="query.help"),
     ]
 
     def __init__(self, value: str = "", *, id: str | None = None) -> None:

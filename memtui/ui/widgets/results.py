@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
-from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
@@ -21,6 +22,16 @@ from textual.strip import Strip
 from memtui.core.model import Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, entry_date, stacked_cells
+
+
+def fit(text: str, cells: int) -> str:
+    """`text` padded or cut (with an ellipsis) to exactly `cells` terminal cells."""
+    if cells <= 0:
+        return ""
+    if cell_len(text) > cells:
+        return set_cell_size(text, cells - 1) + "…"
+    return set_cell_size(text, cells)
+
 
 _NOTHING_ANNOUNCED = "\0"
 """Forces the next `_announce` to post, even when the list is (still) empty."""
@@ -98,6 +109,9 @@ class ResultsList(ScrollView, can_focus=True):
         self._announced: str | None = _NOTHING_ANNOUNCED
         self.moved_by_user = False
         """True once the user moved the cursor since the last query edit."""
+        self._strips: dict[tuple[int, bool, int], Strip] = {}
+        """Rendered rows by (index, is cursor, width); a layout pass repaints from here."""
+        self._styles: dict[str, Style] = {}
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -110,6 +124,7 @@ class ResultsList(ScrollView, can_focus=True):
     def set_hits(self, hits: Sequence[Hit], *, keep_id: str | None) -> None:
         """Show new hits; the cursor stays on `keep_id` if it is still there, else rank 1."""
         self.hits = tuple(hits)
+        self._strips.clear()
         index = 0
         if keep_id is not None:
             for position, hit in enumerate(self.hits):
@@ -118,7 +133,9 @@ class ResultsList(ScrollView, can_focus=True):
                     break
             else:
                 index = min(self.cursor, max(0, len(self.hits) - 1))
-        self.virtual_size = Size(self.size.width, len(self.hits))
+        virtual_size = Size(self.size.width, len(self.hits))
+        if virtual_size != self.virtual_size:
+            self.virtual_size = virtual_size
         self.cursor = index
         self._announced = _NOTHING_ANNOUNCED
         self._scroll_cursor_into_view(center=keep_id is not None)
@@ -194,14 +211,25 @@ class ResultsList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, len(self.hits))
 
     def on_focus(self) -> None:
-        self.refresh()
+        self._restyle()
 
     def on_blur(self) -> None:
-        self.refresh()
+        self._restyle()
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self._styles.clear()
+        self._strips.clear()
         self.refresh()
+
+    def _style(self, name: str) -> Style:
+        style = self._styles.get(name)
+        if style is None:
+            style = self._styles[name] = self.get_component_rich_style(name, partial=True)
+        return style
 
     # --- rendering ----------------------------------------------------------------------------
 
@@ -211,28 +239,41 @@ class ResultsList(ScrollView, can_focus=True):
         base = self.rich_style
         if not 0 <= index < len(self.hits):
             return Strip.blank(width, base)
-        text = self.row_text(self.hits[index], width, cursor=index == self.cursor)
-        segments = list(text.render(self.app.console, end=""))
-        return Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
+        key = (index, index == self.cursor, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor)
+            strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
+            if len(self._strips) > 1000:
+                self._strips.clear()
+            self._strips[key] = strip
+        return strip
 
-    def row_text(self, hit: Hit, width: int, *, cursor: bool) -> Text:
-        """One row: rank, score, stacked factor bar, title, date, source badge, path."""
-        def style(name: str) -> Style:
-            return self.get_component_rich_style(name, partial=True)
+    def row_segments(self, hit: Hit, width: int, *, cursor: bool) -> list[Segment]:
+        """One row: rank, score, stacked factor bar, title, date, source badge, path.
+
+        Built as segments directly (no Rich layout pass): this runs for every visible row on
+        every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
+        """
+        style = self._style
+        base = self._cursor_style() if cursor else Style()
+        segments: list[Segment] = []
+
+        def add(text: str, piece_style: Style) -> None:
+            segments.append(Segment(text, base + piece_style if cursor else piece_style))
 
         entry = hit.entry
         rank_width = max(2, len(str(len(self.hits))))
-        date = entry_date(entry)[:10].ljust(10)
-        badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(f"{hit.rank:>{rank_width}} ", style("results--rank"))
-        text.append(f"{hit.score:.2f} ", style("results--score"))
+        add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
+        add(f"{hit.score:.2f} ", style("results--score"))
         used = 0
         for name, cells in stacked_cells(hit.explanation.factors, BAR_CELLS):
-            text.append("▆" * cells, style(f"results--{name}"))
+            add("▆" * cells, style(f"results--{name}"))
             used += cells
-        text.append("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"))
-        fixed = len(text.plain)
+        add("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"))
+        fixed = rank_width + 1 + 5 + BAR_CELLS + 1
+        date = entry_date(entry)[:10].ljust(10)
+        badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
         meta_width = len(date) + 1 + len(badge) + 1
         show_meta = width - fixed - meta_width >= 16
         room = width - fixed - (meta_width if show_meta else 0)
@@ -240,22 +281,33 @@ class ResultsList(ScrollView, can_focus=True):
         show_path = path_width >= 12
         title_width = max(4, room - (path_width + 1 if show_path else 0) - 1)
         title = one_line(entry.title or entry.file_name, 400)
-        if len(title) > title_width:
-            title = title[: title_width - 1] + "…"
-        text.append(title.ljust(title_width) + " ", style("results--title"))
+        suffix = "" if show_path else f" · {one_line(entry.file_name, 80)}"
+        title_cells = cell_len(title)
+        if title_cells >= title_width:
+            title, suffix = set_cell_size(title, title_width - 1) + "…", ""
+            title_cells = title_width
+        suffix = fit(suffix, title_width - title_cells)
+        title_style = style("results--title") + Style(bold=True) if cursor else style(
+            "results--title"
+        )
+        add(title, title_style)
+        add(suffix + " ", style("results--path"))
         if show_meta:
-            text.append(date + " ", style("results--date"))
+            add(date + " ", style("results--date"))
             source_class = entry.source.value if isinstance(entry.source, Source) else "note"
-            text.append(badge + " ", style(f"results--{source_class}"))
+            add(badge + " ", style(f"results--{source_class}"))
         if show_path:
             path = one_line(entry.path, 400)
-            if len(path) > path_width:
+            if cell_len(path) > path_width:
                 path = "…" + path[-(path_width - 1):]
-            text.append(path, style("results--path"))
-        if cursor:
-            text.stylize_before(self.get_component_rich_style("results--cursor"))
-            text.stylize(Style(bold=True), fixed, fixed + title_width)
-        return text
+            add(set_cell_size(path, path_width), style("results--path"))
+        return segments
+
+    def _cursor_style(self) -> Style:
+        cursor_style = self._styles.get("cursor")
+        if cursor_style is None:
+            cursor_style = self._styles["cursor"] = self.get_component_rich_style("results--cursor")
+        return cursor_style
 
     def rendered_rows(self) -> list[str]:
         """The plain text of every visible row (tests read what the user sees)."""
