@@ -71,6 +71,7 @@ BM25_B = 0.5
 NEUTRAL_RECENCY = 0.5
 POSITION_FLOOR = 0.5
 SUGGESTION_CUTOFF = 0.6
+TERM_CACHE_SIZE = 32
 _SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
 
 
@@ -287,7 +288,8 @@ class RankContext:
         slots = self.candidates
         positions = np.arange(len(slots))
         if not self.browse and limit is not None and limit < len(slots):
-            threshold = -np.partition(-self.scores, limit - 1)[limit - 1]
+            cut = len(slots) - limit
+            threshold = np.partition(self.scores, cut)[cut]
             positions = np.flatnonzero(self.scores >= threshold)
             slots = slots[positions]
         keys: tuple[Any, ...] = (
@@ -462,14 +464,19 @@ class Ranker:
         self.index = index
         self.settings = settings
         self.statics = compute_statics(index.entries, settings)
+        self._revision = 0
+        """Bumped whenever statics or settings change; keys the derived caches below."""
         self._generation = index.generation
         self._filter_cache: dict[tuple[Any, ...], BoolArray] = {}
         self._phrase_cache: dict[str, dict[int, tuple[int, int]]] = {}
+        self._term_cache: dict[tuple[str, bool], tuple[TermScores, BoolArray]] = {}
         self._cache_version = index.version
         self._k1_norm_cache: FloatArray | None = None
         self._k1_norm_version = -1
         self._static_cache: FloatArray | None = None
-        self._static_key: tuple[int, int] | None = None
+        self._static_key = -1
+        self._multiplier_key = -1
+        self._any_multiplier = False
 
     # --- keeping per-slot arrays in step with the index ------------------------------------
 
@@ -479,16 +486,20 @@ class Ranker:
         if index.generation != self._generation:
             self.statics = compute_statics(index.entries, self.settings)
             self._generation = index.generation
+            self._revision += 1
         elif len(self.statics.line) < index.capacity:
             fresh = compute_statics(index.entries[len(self.statics.line):], self.settings)
             self.statics = concat_statics(self.statics, fresh)
+            self._revision += 1
         if index.version != self._cache_version:
             self._filter_cache = {}
             self._phrase_cache = {}
+            self._term_cache = {}
             self._cache_version = index.version
 
     def update_settings(self, settings: Settings, *, statics: bool) -> None:
         self.settings = settings
+        self._revision += 1
         if statics:
             self.statics = compute_statics(self.index.entries, settings)
 
@@ -503,6 +514,7 @@ class Ranker:
         fields = {name: getattr(self.statics, name) for name in StaticFactors.__slots__}
         fields["multiplier"] = multiplier
         self.statics = StaticFactors(**fields)
+        self._revision += 1
 
     # --- scoring ---------------------------------------------------------------------------
 
@@ -512,7 +524,6 @@ class Ranker:
         index = self.index
         capacity = index.capacity
         filters = self._filter_mask(query)
-        all_alive = index.live_count == capacity
         terms: list[TermScores] = []
         if not query.has_terms:
             candidates = np.flatnonzero(index.alive if filters is None else filters)
@@ -522,16 +533,9 @@ class Ranker:
         documents = index.live_count
         matched_any: BoolArray | None = None
         for term in query.terms:
-            expansion = index.expand(term, prefix=query.expands(term))
-            term_tf = np.asarray(np.bincount(
-                expansion.docs, weights=expansion.contributions, minlength=capacity
-            ), dtype=np.float64)
-            matched = term_tf > 0
-            if not all_alive:
-                matched &= index.alive
+            scored, matched = self._term_scores(term, query.expands(term))
             matched_any = matched if matched_any is None else matched_any | matched
-            count = int(np.count_nonzero(matched))
-            terms.append(TermScores(term, term_tf, idf(count, documents), count, expansion))
+            terms.append(scored)
         required = filters
         for phrase, phrase_tokens in zip(query.phrases, query.phrase_tokens, strict=True):
             counts = self._phrase_counts(phrase, phrase_tokens)
@@ -559,6 +563,28 @@ class Ranker:
         return self._context(query, tuple(terms), candidates, relevance, raw, matched_terms,
                              best, browse=False)
 
+    def _term_scores(self, term: str, expands: bool) -> tuple[TermScores, BoolArray]:
+        """A term's credited tf over all slots and the live slots it matches; cached per index
+        version because typing the next word re-scores every earlier word of the query."""
+        key = (term, expands)
+        cached = self._term_cache.get(key)
+        if cached is not None:
+            return cached
+        index = self.index
+        expansion = index.expand(term, prefix=expands)
+        term_tf = np.asarray(np.bincount(
+            expansion.docs, weights=expansion.contributions, minlength=index.capacity
+        ), dtype=np.float64)
+        matched = term_tf > 0
+        if index.live_count != index.capacity:
+            matched &= index.alive
+        count = int(np.count_nonzero(matched))
+        scored = TermScores(term, term_tf, idf(count, index.live_count), count, expansion)
+        if len(self._term_cache) >= TERM_CACHE_SIZE:
+            self._term_cache.pop(next(iter(self._term_cache)))
+        self._term_cache[key] = (scored, matched)
+        return scored, matched
+
     def _context(
         self, query: Query, terms: tuple[TermScores, ...], candidates: IntArray,
         relevance: FloatArray, raw: FloatArray, matched_terms: IntArray, best: float, *,
@@ -568,7 +594,9 @@ class Ranker:
         statics = self.statics
         base = combine(self.settings.weights["relevance"] * relevance,
                        self._static_part()[candidates])
-        scores: FloatArray = apply_multiplier(base, statics.multiplier[candidates])
+        scores: FloatArray = base
+        if self._has_multipliers():
+            scores = apply_multiplier(base, statics.multiplier[candidates])
         if not browse:
             keep = scores >= self.settings.config.min_score
             if not keep.all():
@@ -583,6 +611,14 @@ class Ranker:
             path_id=index.path_id, path_rank=index.path_rank,
         )
 
+    def _has_multipliers(self) -> bool:
+        """False when every multiplier is 1 (then base × 1, clamped, is base itself)."""
+        key = self._revision
+        if self._multiplier_key != key:
+            self._any_multiplier = bool(np.any(self.statics.multiplier != 1.0))
+            self._multiplier_key = key
+        return self._any_multiplier
+
     def _k1_norm(self) -> FloatArray:
         """k1 · length normalisation per slot, cached until the index changes."""
         if self._k1_norm_version != self.index.version or self._k1_norm_cache is None:
@@ -592,7 +628,7 @@ class Ranker:
 
     def _static_part(self) -> FloatArray:
         """Σ weight · value of source, recency and position per slot, cached per settings."""
-        key = (id(self.statics), id(self.settings))
+        key = self._revision
         if self._static_key != key or self._static_cache is None:
             statics = self.statics
             values = {"source": statics.source, "recency": statics.recency,
