@@ -115,3 +115,26 @@ async def test_skip_reasons_reach_the_warnings_view(
         assert "binary" in body
         assert not has_unsafe(body)
         screen_is_safe(app)
+
+
+async def test_a_hostile_file_name_arriving_while_watched_is_announced_safely(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text("## Start\nfirst\n")
+    app = build_app(str(root), "--days", "0", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
+                         steps=1_000)
+        applied = app.changes_applied
+        name = hostile.ESCAPE_PAYLOADS["osc52_clipboard"] + ".md"
+        (root / name).write_text("## Arrived\n" + hostile.ESCAPE_PAYLOADS["osc0_title"] + "\n")
+        await wait_until(pilot, lambda: app.changes_applied > applied, steps=1_500)
+        await pilot.pause()
+        notices = [str(toast.message) for toast in app._notifications]
+        assert any("␛]52;c;" in notice for notice in notices), notices
+        assert not any(has_unsafe(notice) for notice in notices)
+        screen_is_safe(app)
