@@ -7,9 +7,10 @@ postings of word `id`). Expanding a query term is a few bisects and array slices
 scores all postings in one vectorised step.
 
 Updates never rebuild the whole index: the *main* segment is built once at load; entries of files
-that change afterwards go to a small *delta* segment (rebuilt from cached token counts of just
-those entries) and their old slots are marked dead. Only when dead slots outnumber live ones (long
-sessions with many edits) is everything compacted into a fresh main segment.
+that change afterwards go to a small *delta* segment (rebuilt from cached tokens of just those
+entries) and their old slots are marked dead. Only when dead slots outnumber live ones, or the
+delta grows past a quarter of the corpus (long sessions editing many different files), is
+everything compacted into a fresh main segment: an amortised cost, never one per change.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ _SUFFIXES = (
 )
 COMPACT_MIN_DEAD = 1000
 """Dead slots are compacted away once they exceed this and outnumber the live ones."""
+COMPACT_MIN_DELTA = 2000
+"""The delta segment is merged into main once it holds this many entries and a quarter of all
+(it is rebuilt on every change, so it must stay small)."""
 _TOP = "\U0010ffff"
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
@@ -192,6 +196,15 @@ class Expansion:
         return len(self.docs) == 0
 
 
+def _buckets(words: list[str]) -> dict[tuple[str, int], list[str]]:
+    """Words by (first letter, length), the candidate pools of fuzzy matching."""
+    buckets: dict[tuple[str, int], list[str]] = {}
+    for word in words:
+        if len(word) >= FUZZY_MIN_CHARS - 1 and not is_cjk(word):
+            buckets.setdefault((word[0], len(word)), []).append(word)
+    return buckets
+
+
 class Index:
     """Slots, live flags, token lengths and the two segments; not thread-safe (Engine locks)."""
 
@@ -210,7 +223,8 @@ class Index:
         self.main: Segment = EMPTY_SEGMENT
         self.delta: Segment = EMPTY_SEGMENT
         self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
-        self._buckets: dict[tuple[str, int], list[str]] = {}
+        self._main_buckets: dict[tuple[str, int], list[str]] = {}
+        self._delta_buckets: dict[tuple[str, int], list[str]] = {}
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -228,6 +242,8 @@ class Index:
         self.slots_of_path = {}
         self.paths = []
         self._path_ids = {}
+        self.path_id = np.zeros(0, dtype=np.int64)
+        self.path_rank = np.zeros(0, dtype=np.int64)
         counted = []
         lengths = []
         for entry in entries:
@@ -243,7 +259,7 @@ class Index:
         self.live_count = len(self.entries)
         self.total_length = float(self.lengths.sum())
         self.generation += 1
-        self._refresh_vocabulary()
+        self._refresh_vocabulary(main_changed=True)
 
     def replace_paths(self, entries_by_path: Mapping[str, Sequence[Entry]]) -> list[int]:
         """Replace every entry of the given paths (an empty sequence removes the file).
@@ -275,14 +291,15 @@ class Index:
         self.live_count += len(new_slots)
         self.total_length += sum(new_lengths)
         dead = len(self.entries) - self.live_count
-        if dead > max(COMPACT_MIN_DEAD, self.live_count):
+        delta_too_big = len(self._delta_tokens) > max(COMPACT_MIN_DELTA, self.live_count // 4)
+        if dead > max(COMPACT_MIN_DEAD, self.live_count) or delta_too_big:
             self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
             return [self.slot_of[entry.id] for entries in entries_by_path.values()
                     for entry in entries]
         self.delta = build_segment(
             [(slot, heading, body) for slot, (heading, body) in sorted(self._delta_tokens.items())]
         )
-        self._refresh_vocabulary()
+        self._refresh_vocabulary(main_changed=False)
         return new_slots
 
     def _claim_slot(self, entry: Entry) -> int:
@@ -296,30 +313,28 @@ class Index:
         return slot
 
     def _refresh_paths(self) -> None:
-        self.path_id = np.fromiter(
-            (self._path_ids[entry.path] for entry in self.entries), np.int64, len(self.entries)
-        )
-        order = np.argsort(np.asarray(self.paths, dtype=object), kind="stable")
-        rank = np.zeros(len(self.paths), dtype=np.int64)
-        rank[order] = np.arange(len(self.paths))
-        self.path_rank = rank
+        """Extend per-slot path ids; re-rank paths only when a new path appeared."""
+        known = len(self.path_id)
+        fresh = np.fromiter((self._path_ids[entry.path] for entry in self.entries[known:]),
+                            np.int64, len(self.entries) - known)
+        self.path_id = np.concatenate([self.path_id[:known], fresh])
+        if len(self.path_rank) != len(self.paths):
+            order = np.argsort(np.asarray(self.paths, dtype=object), kind="stable")
+            rank = np.zeros(len(self.paths), dtype=np.int64)
+            rank[order] = np.arange(len(self.paths))
+            self.path_rank = rank
 
-    def _refresh_vocabulary(self) -> None:
+    def _refresh_vocabulary(self, *, main_changed: bool) -> None:
+        """Fuzzy buckets for main (rebuilt only with main) and delta; bump the version."""
         self._refresh_paths()
-        buckets: dict[tuple[str, int], list[str]] = {}
-        vocabulary = self._vocabulary()
-        self._vocabulary_size = len(vocabulary)
-        for word in vocabulary:
-            if len(word) >= FUZZY_MIN_CHARS - 1 and not is_cjk(word):
-                buckets.setdefault((word[0], len(word)), []).append(word)
-        self._buckets = buckets
+        if main_changed:
+            self._main_buckets = _buckets(self.main.words)
+        self._delta_buckets = _buckets(self.delta.words)
+        self._vocabulary_size = len(self.main.words) + sum(
+            1 for word in self.delta.words if self.main.word_id(word) is None
+        )
         self._cache = {}
         self.version += 1
-
-    def _vocabulary(self) -> list[str]:
-        if not self.delta.words:
-            return self.main.words
-        return sorted(set(self.main.words).union(self.delta.words))
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -398,7 +413,9 @@ class Index:
         candidates: list[str] = []
         for first in dict.fromkeys(term[:2]):
             for length in range(len(term) - spread, len(term) + spread + 1):
-                candidates.extend(self._buckets.get((first, length), ()))
+                candidates.extend(self._main_buckets.get((first, length), ()))
+                candidates.extend(self._delta_buckets.get((first, length), ()))
+        candidates = list(dict.fromkeys(candidates))
         found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
                         limit=None)
         ranked = sorted((-score, word) for word, score, _ in found if word != term)
