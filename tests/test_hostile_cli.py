@@ -61,14 +61,7 @@ def test_list_json(corpus: hostile.HostileCorpus, tmp_path: Path) -> None:
     assert hostile.OUTSIDE_MARKER not in dumped
 
 
-RANK_JSON_RAW = pytest.mark.xfail(
-    strict=True,
-    reason="commands/rank.py json.dump(ensure_ascii=False) prints raw file names: DEL, C1 and "
-    "U+202E from a file name reach the terminal (list --json uses the escaping dump_json)",
-)
-
-
-@pytest.mark.parametrize("command", ["list", pytest.param("rank", marks=RANK_JSON_RAW)])
+@pytest.mark.parametrize("command", ["list", "rank"])
 def test_json_output_has_no_raw_unsafe_bytes(
     corpus: hostile.HostileCorpus, tmp_path: Path, command: str
 ) -> None:

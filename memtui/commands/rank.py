@@ -8,12 +8,12 @@ Excerpts and titles go through `sanitize` and, unless `--reveal-secrets`, `mask_
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any, TextIO
 
 from memtui.cli import UsageError
 from memtui.commands.common import (
+    dump_json,
     effective_days,
     effective_today,
     load_settings,
@@ -62,8 +62,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return text if reveal else mask_secrets(text)[0]
 
     if args.json:
-        json.dump(_payload(result, args.explain, show), stream, ensure_ascii=False, indent=2)
-        stream.write("\n")
+        dump_json(_payload(result, args.explain, show), stream)
     elif result.hits:
         _print_hits(stream, result, args.explain, show)
     else:
