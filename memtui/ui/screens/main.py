@@ -110,10 +110,11 @@ class MainScreen(Screen[None]):
         self.window_all = False
         self.watcher_mode = WatchMode.OFF
         self.engine_loading = True
-        self.last_error: str | None = None
+        self.query_error = False
         self._selected: Hit | None = None
         self._previous: Hit | None = None
         self._search_started = 0.0
+        self._shown: tuple[Entry, str | None, bool] | None = None
 
     @property
     def memtui(self) -> MemtuiApp:
@@ -225,12 +226,18 @@ class MainScreen(Screen[None]):
     def _query_error(self, generation: int, message: str) -> None:
         if generation != self.generation:
             return
-        self._set_status(Content.styled(one_line(message, 120), "$error"))
+        self._set_status(Content.styled("query error", "bold $error"))
+        self._banner(f"Query: {message}", severity="warning")
+        self.query_error = True
 
     def _show_result(self, generation: int, result: RankResult, keep_id: str | None) -> None:
         if generation != self.generation:
             return
         self.result = result
+        if self.query_error:
+            self.query_error = False
+            if self.watcher_mode is not WatchMode.ROOT_MISSING:
+                self._hide_banner()
         results = self.query_one(ResultsList)
         results.set_hits(result.hits, keep_id=keep_id)
         self._show_empty_state(result)
@@ -276,6 +283,7 @@ class MainScreen(Screen[None]):
         detail = self.query_one(EntryView)
         breakdown = self.query_one("#breakdown", Static)
         if hit is None:
+            self._shown = None
             header.update(Content(""), layout=False)
             detail.clear()
             breakdown.update(Content(""), layout=False)
@@ -286,7 +294,11 @@ class MainScreen(Screen[None]):
         header.update(render.detail_header(entry, masked=masked, revealed=self.revealed),
                       layout=False)
         pattern = render.match_pattern(hit.explanation.terms)
-        detail.show(text, pattern)
+        shown = (entry, pattern.pattern if pattern else None, self.revealed)
+        if shown != self._shown:
+            # Typing often keeps the same top entry: re-render it only when something changed.
+            self._shown = shown
+            detail.show(text, pattern)
         breakdown.update(render.breakdown(hit, self._previous, expanded=not self.compact),
                          layout=False)
         breakdown.border_title = Content(f"why #{hit.rank}")

@@ -290,22 +290,27 @@ class FiltersScreen(ModalScreen[str | None]):
             yield Label("source")
             with Horizontal(classes="filters-row"):
                 for value, label in self.SOURCES:
-                    yield Checkbox(label, value in chosen, id=f"source-{value}")
+                    yield Checkbox(label, value in chosen, id=f"source-{value}", compact=True)
             yield Label("role / file (glob or text)")
-            yield Input(" ".join(filters.roles), id="role", placeholder="e.g. build  memory/*")
+            yield Input(" ".join(filters.roles), id="role", placeholder="e.g. build  memory/*",
+                        compact=True)
             yield Label("tag")
-            yield Input(" ".join(filters.tags), id="tag", placeholder="e.g. deploy")
+            yield Input(" ".join(filters.tags), id="tag", placeholder="e.g. deploy", compact=True)
             with Horizontal(classes="filters-row"):
                 with Vertical():
                     yield Label("after (YYYY-MM-DD, on or after)")
-                    yield Input(filters.after, id="after", placeholder="2026-11-01")
+                    yield Input(filters.after, id="after", placeholder="2026-11-01", compact=True)
                 with Vertical():
                     yield Label("before (YYYY-MM-DD, strictly before)")
-                    yield Input(filters.before, id="before", placeholder="2026-12-01")
-            with Center(classes="filters-row"):
-                yield Button("Apply", id="apply", variant="primary")
-                yield Button("Clear filters", id="clear")
-                yield Button("Cancel", id="cancel")
+                    yield Input(filters.before, id="before", placeholder="2026-12-01",
+                                compact=True)
+            with Horizontal(classes="filters-buttons"):
+                yield Button("Apply", id="apply", variant="primary", compact=True)
+                yield Button("Clear filters", id="clear", compact=True)
+                yield Button("Cancel", id="cancel", compact=True)
+            yield Static(Content.styled(
+                "tab moves · space ticks · enter or ctrl+s applies · esc cancels — filters are "
+                "written into the query, e.g. source:daily tag:ops after:2026-11-01", "$muted"))
 
     def _collect(self) -> QueryFilters:
         def words(widget_id: str) -> list[str]:
