@@ -43,6 +43,17 @@ def heading_of(entry: Entry) -> str:
     return "\n".join(dict.fromkeys(p for p in parts if p))
 
 
+def file_words(entry: Entry) -> list[str]:
+    """The file name's words, once each, camelCase split and whole."""
+    stem = entry.file_name.rsplit(".", 1)[0]
+    spaced = "".join(
+        f" {char}" if char.isupper() and i and (stem[i - 1].islower() or stem[i - 1].isdigit())
+        else char
+        for i, char in enumerate(stem)
+    )
+    return list(dict.fromkeys(tokens(spaced) + tokens(stem)))
+
+
 def stem_of(term: str) -> str | None:
     for suffix in SUFFIXES:
         if term.endswith(suffix) and len(term) - len(suffix) >= 4:
@@ -83,7 +94,7 @@ def reference_scores(
     """entry id -> score for every result of a plain-terms query (no filters, no phrases)."""
     weights, _ = normalise_weights(dict(config.weights))
     heading_counts = {e.id: Counter(tokens(heading_of(e))) for e in entries}
-    body_counts = {e.id: Counter(tokens(e.body)) for e in entries}
+    body_counts = {e.id: Counter(tokens(e.body) + file_words(e)) for e in entries}
     lengths = {e.id: sum(heading_counts[e.id].values()) + sum(body_counts[e.id].values())
                for e in entries}
     average = sum(lengths.values()) / len(entries)

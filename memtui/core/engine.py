@@ -27,6 +27,10 @@ from memtui.core.rank import (
 )
 from memtui.core.store import Store
 
+CONTEXT_CACHE_SIZE = 8
+"""Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
+small because a broad query's arrays are a few MB on a large corpus."""
+
 
 class Engine:
     def __init__(
@@ -164,7 +168,7 @@ class Engine:
     def _context(self, query: Query) -> RankContext:
         context = self._contexts.get(query.text)
         if context is None:
-            if len(self._contexts) > 64:
+            if len(self._contexts) >= CONTEXT_CACHE_SIZE:
                 self._contexts = {}
             context = self._ranker.rank(query)
             self._contexts[query.text] = context

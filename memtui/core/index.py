@@ -16,6 +16,7 @@ everything compacted into a fresh main segment: an amortised cost, never one per
 from __future__ import annotations
 
 import bisect
+import re
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ COMPACT_MIN_DELTA = 2000
 """The delta segment is merged into main once it holds this many entries and a quarter of all
 (it is rebuilt on every change, so it must stay small)."""
 _TOP = "\U0010ffff"
+_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
 
@@ -71,9 +73,18 @@ def heading_and_body_keys(entry: Entry) -> tuple[str, str]:
     return phrase_key(heading_text(entry)), phrase_key(entry.body)
 
 
+def file_words(entry: Entry) -> list[str]:
+    """Words of the file name, camelCase split too (`activeContext.md` -> active, context,
+    activecontext): a search for `progress` should find the sections of `progress.md`."""
+    stem = entry.file_name.rsplit(".", 1)[0]
+    whole = tokens(stem)
+    split = tokens(_CAMEL_BOUNDARY.sub(" ", stem))
+    return list(dict.fromkeys(split + whole))
+
+
 def entry_tokens(entry: Entry) -> tuple[list[str], list[str]]:
-    """Tokens of an entry's heading text and of its body."""
-    return tokens(heading_text(entry)), tokens(entry.body)
+    """Tokens of an entry's heading text and of its body (plus its file-name words, once)."""
+    return tokens(heading_text(entry)), tokens(entry.body) + file_words(entry)
 
 
 def variant_stem(term: str) -> str | None:
