@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -36,11 +39,15 @@ class StallMeter:
         self.phase = "start"
         self._running = True
 
+        self.last_tick = time.perf_counter()
+        self.stall_stacks: collections.Counter[str] = collections.Counter()
+
     async def run(self) -> None:
         last = time.perf_counter()
         while self._running:
             await asyncio.sleep(TICK)
             now = time.perf_counter()
+            self.last_tick = now
             gap = now - last - TICK
             if gap > self.worst:
                 self.worst, self.worst_phase = gap, self.phase
@@ -51,10 +58,28 @@ class StallMeter:
     def stop(self) -> None:
         self._running = False
 
+    def sample_stalls(self, loop_thread: int) -> None:
+        """From another thread: while the loop is late, record what the loop thread is doing."""
+        while self._running:
+            time.sleep(0.03)
+            if time.perf_counter() - self.last_tick > 0.1:
+                frame = sys._current_frames().get(loop_thread)
+                if frame is not None:
+                    stack = traceback.extract_stack(frame)[-8:]
+                    where = " <- ".join(
+                        f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack)
+                    )
+                    self.stall_stacks[where] += 1
 
-async def measure(root: Path) -> None:
+
+async def measure(root: Path, where: bool) -> None:
     meter = StallMeter()
     ticker = asyncio.create_task(meter.run())
+    if where:
+        sampler = threading.Thread(
+            target=meter.sample_stalls, args=(threading.get_ident(),), daemon=True
+        )
+        sampler.start()
     app = build_app(str(root), "--no-watch", "--days", "0", deterministic=False)
     started = time.perf_counter()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -77,12 +102,15 @@ async def measure(root: Path) -> None:
     print(f"worst event-loop stall: {meter.worst * 1000:.0f} ms (during {meter.worst_phase})")
     for gap, phase in meter.long_gaps:
         print(f"  stall over 100 ms: {gap * 1000:.0f} ms during {phase}")
+    for stack, samples in meter.stall_stacks.most_common(6):
+        print(f"\n{samples} samples while stalled: {stack}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", type=Path, default=None, help="build the corpus here and keep it")
     parser.add_argument("--no-heavy", action="store_true", help="baseline: without the giants")
+    parser.add_argument("--where", action="store_true", help="sample the loop's stack in stalls")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temporary:
         base = args.keep or Path(temporary)
@@ -90,7 +118,7 @@ def main() -> None:
         if not args.no_heavy:
             hostile.build_heavy_files(corpus.root)
         try:
-            asyncio.run(measure(corpus.root))
+            asyncio.run(measure(corpus.root, args.where))
         finally:
             if args.keep is None:
                 hostile.cleanup(corpus)

@@ -201,9 +201,15 @@ async def test_unreadable_subfolder_does_not_stop_watching(running: Running, roo
 def test_filter_keeps_markdown_and_deletions(
     tmp_path: Path, change: Change, name: str, expected: bool
 ) -> None:
-    assert is_relevant(change, str(tmp_path / name)) is expected
+    assert is_relevant(tmp_path, change, str(tmp_path / name)) is expected
 
 
 def test_filter_keeps_folders(tmp_path: Path) -> None:
     (tmp_path / "daily").mkdir()
-    assert is_relevant(Change.added, str(tmp_path / "daily"))
+    assert is_relevant(tmp_path, Change.added, str(tmp_path / "daily"))
+
+
+def test_filter_judges_only_the_part_below_the_root(tmp_path: Path) -> None:
+    root = tmp_path / "venv" / "memory"
+    assert is_relevant(root, Change.modified, str(root / "MEMORY.md"))
+    assert not is_relevant(root, Change.modified, str(root / ".git" / "x.md"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import os
 from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
@@ -23,10 +24,9 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from memtui.core.store import IGNORED_FOLDERS
+
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-IGNORED_DIRS = frozenset(
-    {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", ".mypy_cache", ".ruff_cache"}
-)
 
 
 class WatchMode(StrEnum):
@@ -48,13 +48,14 @@ class WatchBatch:
     """The root itself went away, came back or was re-watched: reload everything."""
 
 
-def is_relevant(change: Change, path: str) -> bool:
+def is_relevant(root: Path, change: Change, path: str) -> bool:
     """Keep Markdown files, folders and deletions (a deleted folder has no suffix to judge by).
 
-    Paths inside VCS and tool folders are dropped so a `git commit` does not wake the UI.
+    Paths inside the folders the store never scans (VCS, tooling) are dropped, so a
+    `git commit` does not wake the UI; only the part below `root` is judged.
     """
-    parts = Path(path).parts
-    if any(part in IGNORED_DIRS for part in parts):
+    relative = os.path.relpath(path, root)
+    if any(part in IGNORED_FOLDERS for part in Path(relative).parts):
         return False
     if path.lower().endswith(MARKDOWN_SUFFIXES) or change == Change.deleted:
         return True
@@ -161,7 +162,7 @@ class RootWatcher:
         """Watch until the root disappears or changes identity (ends) or watching fails (None)."""
         changes_stream = awatch(
             self.root,
-            watch_filter=is_relevant,
+            watch_filter=functools.partial(is_relevant, self.root),
             debounce=self.debounce_ms,
             step=self.step_ms,
             stop_event=self.stop_event,
