@@ -93,6 +93,13 @@ def test_did_you_mean(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "Did you mean: checklist?" in out
 
 
+def test_partly_unmatched_query_says_so(memory_root: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = rank(capsys, "-q", "deploy chxcxlxst", str(memory_root))
+    assert code == 0
+    assert "No entry contains: chxcxlxst (did you mean: checklist?)" in out
+
+
 def test_no_results_json(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, payload = rank_json(capsys, "-q", "zzqqxx", str(memory_root))
     assert code == 1

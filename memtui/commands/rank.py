@@ -119,6 +119,11 @@ def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) ->
         print(file=stream)
     print(f"Found {result.total_matches} (showing {len(result.hits)}) in "
           f"{result.elapsed_ms:.1f} ms", file=stream)
+    if result.unmatched_terms:
+        terms = ", ".join(one_line(term, 60) for term in result.unmatched_terms)
+        suggested = ", ".join(one_line(word, 60) for word in result.suggestions)
+        hint = f" (did you mean: {suggested}?)" if suggested else ""
+        print(f"No entry contains: {terms}{hint}", file=stream)
     for note in result.notes:
         print(f"note: {one_line(note, 200)}", file=stream)
 
