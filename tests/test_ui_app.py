@@ -358,3 +358,12 @@ async def test_the_banner_follows_the_root_going_and_coming_back(tmp_path: Path)
         (tmp_path / "away").rename(root)
         await wait_until(pilot, lambda: not banner.display, steps=1500)
         await wait_until(pilot, lambda: any("Kept" in row for row in rows(app)), steps=1500)
+
+
+async def test_bindings_can_be_remapped_by_id() -> None:
+    app = demo_app()
+    app.options.keymap = {"query.weights": "ctrl+w"}
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("ctrl+w")
+        await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))

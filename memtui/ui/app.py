@@ -51,6 +51,8 @@ class AppOptions:
     searched: list[str] = field(default_factory=list)
     """Where the default root was looked for (shown when none was found)."""
     user_themes_dir: Path | None = None
+    keymap: dict[str, str] = field(default_factory=dict)
+    """Binding id -> keys (Textual keymap), e.g. {"pane.edit": "o"}; from config `[keymap]`."""
     engine_factory: Callable[[AppOptions], Engine] | None = None
     """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
 
@@ -90,6 +92,7 @@ def options_from_args(args: argparse.Namespace, *, deterministic: bool = False) 
         deterministic=deterministic,
         config_warnings=list(warnings),
         searched=list(searched_places()) if root is None else [],
+        keymap=dict(getattr(config, "keymap", None) or {}),
     )
 
 
@@ -136,6 +139,8 @@ class MemtuiApp(App[int]):
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
         self._theme_ready = True
+        if self.options.keymap:
+            self.set_keymap(self.options.keymap)
         for warning in [*self.options.config_warnings, *self.theme_warnings]:
             self.notify(one_line(warning, 300), severity="warning", timeout=6, markup=False)
         if self.options.root is None:

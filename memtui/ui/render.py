@@ -233,7 +233,7 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool) -> Content:
     if expanded:
         name_width = max((len(f.name) for f in explanation.factors), default=9)
         lines.append(Content.styled(
-            f"{'factor':<{name_width}} value × weight = part  {'':10}  input", "$muted"))
+            f"{'factor':<{name_width}} val    wt     part  {'':10}  input", "$muted"))
     lines += factor_rows(explanation, raw_width=60 if expanded else 28)
     if explanation.terms:
         lines.append(Content.styled("matched terms", "bold $secondary") if expanded else
