@@ -367,3 +367,15 @@ async def test_bindings_can_be_remapped_by_id() -> None:
         await wait_loaded(pilot, app)
         await pilot.press("ctrl+w")
         await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
+
+
+async def test_huge_entries_are_shown_capped(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "# Memory\n\n## Huge\n\n" + "word " * 600_000 + "\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: screen._shown is not None)
+        text = "\n".join(detail_lines(app))
+        assert "more characters not shown" in text or "more lines not shown" in text
+        assert len(text) < 1_000_000

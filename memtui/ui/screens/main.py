@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from memtui.ui.app import MemtuiApp
 
 BOOST_STEP = 1.5
+MAX_SHOWN_CHARS = 200_000
 MAX_BOOST = 8.0
 
 
@@ -303,10 +304,18 @@ class MainScreen(Screen[None]):
                          layout=False)
         breakdown.border_title = Content(f"why #{hit.rank}")
 
-    def _entry_text(self, entry: Entry) -> tuple[str, int]:
-        """The entry as shown: a heading line, then the body with secrets masked unless revealed."""
+    def _entry_text(self, entry: Entry, *, limit: int | None = MAX_SHOWN_CHARS) -> tuple[str, int]:
+        """The entry as shown: a heading line, then the body with secrets masked unless revealed.
+
+        Display is capped at `limit` characters so a multi-megabyte entry cannot stall the event
+        loop while it is masked and wrapped; copying uses the whole entry.
+        """
         depth = max(1, min(6, len(entry.heading_path)))
         text = f"{'#' * depth} {entry.title}\n\n{entry.body}" if entry.title else entry.body
+        if limit is not None and len(text) > limit:
+            hidden = len(text) - limit
+            text = (f"{text[:limit]}\n\n… {hidden:,} more characters not shown "
+                    "(press e to open the file)")
         return self.memtui.mask(text, revealed=self.revealed)
 
     # --- status -------------------------------------------------------------------------------
@@ -529,7 +538,7 @@ class MainScreen(Screen[None]):
         if hit is None:
             self.app.bell()
             return
-        text, masked = self._entry_text(hit.entry)
+        text, masked = self._entry_text(hit.entry, limit=None)
         self.app.copy_to_clipboard(text)
         suffix = f" ({masked} secrets masked)" if masked and not self.revealed else ""
         self.app.notify(f"Copied the entry{suffix}", timeout=2, markup=False)

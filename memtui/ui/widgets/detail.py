@@ -21,7 +21,7 @@ from textual.strip import Strip
 from memtui.core.sanitize import cap_lines, visible
 from memtui.ui.render import highlight
 
-MAX_RENDERED_LINES = 4000
+MAX_RENDERED_LINES = 1500
 MAX_LINE_CHARS = 2000
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
