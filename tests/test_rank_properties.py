@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +14,7 @@ from reference_rank import make_entry, reference_scores
 from memtui.core.config import Boost, Config
 from memtui.core.engine import Engine
 from memtui.core.model import Entry, Source
-from memtui.core.query import parse_query
+from memtui.core.query import QueryError, parse_query
 
 TODAY = dt.date(2026, 6, 1)
 WORDS = st.text(alphabet="abcdeé", min_size=1, max_size=7)
@@ -132,3 +133,35 @@ def test_ranking_is_deterministic_and_limit_is_a_prefix(data: st.DataObject) -> 
     shuffled = engine_for(list(reversed(entries)), Config()).search(query, limit=limit)
     assert [h.entry.id for h in shuffled.hits] == [h.entry.id for h in full.hits][:limit]
     assert shuffled.total_matches == full.total_matches
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_per_file_updates_equal_a_fresh_index(data: st.DataObject) -> None:
+    """Random file replacements through the delta segment score exactly like a rebuild."""
+    entries = data.draw(corpora())
+    engine = engine_for(entries, Config())
+    files: dict[str, list[Entry]] = {}
+    for entry in entries:
+        files.setdefault(entry.path, []).append(entry)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=4))):
+        path = data.draw(st.sampled_from([*sorted(files), "new.md"]))
+        replacement = data.draw(corpora())[:3]
+        files[path] = [replace(e, path=path, id=f"{path}#{e.position}") for e in replacement]
+        engine._index.replace_paths({path: files[path]})
+    fresh = engine_for([e for group in files.values() for e in group], Config())
+    query = data.draw(queries([e for group in files.values() for e in group]))
+    got = {h.entry.id: h.score for h in engine.search(query).hits}
+    expected = {h.entry.id: h.score for h in fresh.search(query).hits}
+    assert got.keys() == expected.keys()
+    for entry_id, score in expected.items():
+        assert math.isclose(got[entry_id], score, rel_tol=1e-9), entry_id
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=60))
+def test_any_query_parses_or_says_why(text: str) -> None:
+    try:
+        parse_query(text)
+    except QueryError as error:
+        assert str(error)
