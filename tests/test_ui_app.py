@@ -379,3 +379,13 @@ async def test_huge_entries_are_shown_capped(tmp_path: Path) -> None:
         text = "\n".join(detail_lines(app))
         assert "more characters not shown" in text or "more lines not shown" in text
         assert len(text) < 1_000_000
+
+
+async def test_edit_without_a_terminal_says_so_instead_of_crashing() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("enter", "e")
+        await pilot.pause()
+        assert app.is_running
+        assert any("editor" in note.message for note in app._notifications)

@@ -9,8 +9,10 @@ text (`label ‹url›`, nothing clickable), caps what it renders, and paints on
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -21,7 +23,7 @@ from textual.strip import Strip
 from memtui.core.sanitize import cap_lines, visible
 from memtui.ui.render import highlight
 
-MAX_RENDERED_LINES = 1500
+MAX_RENDERED_LINES = 800
 MAX_LINE_CHARS = 2000
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
@@ -193,7 +195,11 @@ class EntryView(ScrollView, can_focus=True):
         self._match_lines = []
         match_style = self._style("detail--match")
         for logical in self._logical:
-            pieces = logical.wrap(console, width, overflow="fold") if logical.plain else [logical]
+            plain = logical.plain
+            if len(plain) <= width and cell_len(plain) <= width:
+                pieces: Iterable[Text] = (logical,)  # the common case: no wrapping needed
+            else:
+                pieces = logical.wrap(console, width, overflow="fold")
             for piece in pieces:
                 if self._pattern is not None and any(
                     span.style == match_style for span in piece.spans
