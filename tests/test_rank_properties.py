@@ -66,6 +66,10 @@ def engine_for(entries: list[Entry], config: Config) -> Engine:
     return engine
 
 
+EXTRAS = ["", " source:daily", " source:note -a", ' "a b"', " -b", " after:2026-01-01",
+          " file:f1*", " color:red"]
+"""Filters, phrases, exclusions and an unknown filter, appended to random queries."""
+
 CONFIGS = st.sampled_from([
     Config(),
     Config(boosts=(Boost("f1.md", 1.5), Boost("f2*", 0.5)), min_score=0.2),
@@ -97,7 +101,7 @@ def test_fast_path_agrees_with_reference(data: st.DataObject, config: Config) ->
 @given(data=st.data(), config=CONFIGS)
 def test_explanation_reproduces_score(data: st.DataObject, config: Config) -> None:
     entries = data.draw(corpora())
-    query = data.draw(queries(entries))
+    query = data.draw(queries(entries)) + data.draw(st.sampled_from(EXTRAS))
     engine = engine_for(entries, config)
     result = engine.search(query)
     previous = None
