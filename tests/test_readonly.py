@@ -2,10 +2,10 @@
 
 A `sys.addaudithook` hook records every Python-level open-for-writing, rename, delete, mkdir,
 chmod … whose path lies under the root, during a full core session (load, queries,
-apply_changes, watching) and a full app session (load, typing, moving, a file changing while
-watched). Audit hooks cannot be removed, so the hook is inert unless `_recording` is set.
-Limits: native code (watchfiles' Rust watcher) does not raise Python audit events; it only
-reads (inotify or stat polling).
+apply_changes, watching), the `list` and `rank` commands, and a full app session (load, typing,
+moving, a file changing while watched). Audit hooks cannot be removed, so the hook is inert
+unless `_recording` is set. Limits: native code (watchfiles' Rust watcher) raises no Python
+audit events; it only reads (inotify or stat polling).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import hostile
 import pytest
 from ui_helpers import build_app, type_query, wait_loaded, wait_until
 
+from memtui.cli import main
 from memtui.core.config import Config
 from memtui.core.engine import Engine
 from memtui.core.watch import RootWatcher
@@ -144,6 +145,22 @@ async def test_core_session_writes_nothing(corpus: hostile.HostileCorpus) -> Non
         await asyncio.wait_for(task, 10)
     with paused():
         (root / "new-note.md").unlink()
+    assert events == []
+
+
+def test_cli_commands_write_nothing(
+    corpus: hostile.HostileCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    root = str(corpus.root)
+    common = [root, "--days", "0", "--today", TODAY.isoformat()]
+    with recording(corpus.root) as events:
+        assert main(["list", *common, "--json"]) == 0
+        assert main(["list", *common]) == 0
+        assert main(["rank", "-q", "hostile", *common, "--json", "--explain"]) == 0
+        assert main(["rank", "-q", "hostile", *common, "--explain", "--reveal-secrets"]) == 0
+    capsys.readouterr()
     assert events == []
 
 
