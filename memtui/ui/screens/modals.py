@@ -82,6 +82,8 @@ def help_rows(app: MemtuiApp) -> list[tuple[str, str, str]]:
     rows.append(("everywhere", "ctrl+p", "command palette: every action, themes"))
     rows.append(("everywhere", "tab shift+tab", "move focus: query → results → entry"))
     rows.append(("everywhere", "ctrl+q", "quit"))
+    for syntax, meaning in QUERY_SYNTAX:
+        rows.append(("query syntax", syntax, meaning))
     return rows
 
 
@@ -92,6 +94,18 @@ def _describe(binding: Binding) -> str:
         "page_up": "page of results up", "first": "first result", "last": "last result",
     }.get(action, action)
 
+
+QUERY_SYNTAX = (
+    ("deploy stripe", "entries matching these words (prefixes and typos count too)"),
+    ('"exact phrase"', "these words in this order"),
+    ("-word", "drop entries containing word"),
+    ("source:daily", "long_term, daily or note (source:d is enough)"),
+    ("role:x  file:x", "path, file name or role contains x (globs allowed)"),
+    ("tag:x", "frontmatter tag"),
+    ("after:2026-11-01", "on or after a date (YYYY, YYYY-MM or YYYY-MM-DD)"),
+    ("before:2026-12", "strictly before a date"),
+    ("(empty query)", "browse every loaded entry, newest first"),
+)
 
 MAIN_HELP = {
     "focus_query": "focus the query box",
