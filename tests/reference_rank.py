@@ -25,22 +25,34 @@ SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
 def make_entry(
     path: str, title: str, body: str, *, source: Source = Source.NOTE,
     date: dt.date | None = None, position: int = 0, count: int = 1, line: int = 1,
-    tags: tuple[str, ...] = (), time: dt.time | None = None,
+    tags: tuple[str, ...] = (), time: dt.time | None = None, parents: tuple[str, ...] = (),
 ) -> Entry:
     return Entry(
-        id=f"{path}#{position}", path=path, source=source, title=title, heading_path=(title,),
+        id=f"{path}#{position}", path=path, source=source, title=title,
+        heading_path=(*parents, title),
         body=body, line_start=line, line_end=line + 3, date=date, time=time, position=position,
         count=count, tags=tags,
     )
 
 
+def echoes(text: str, entry: Entry) -> bool:
+    core = text.rstrip("…").strip()
+    return core != "" and core in entry.body[: len(core) + 200]
+
+
 def heading_of(entry: Entry) -> str:
-    parts = [entry.title, *entry.heading_path, *entry.tags]
+    parts = [] if echoes(entry.title, entry) else [entry.title]
+    parts += list(entry.tags)
     for key in ("name", "title", "description", "summary"):
         value = entry.meta(key)
         if value:
             parts.append(value)
     return "\n".join(dict.fromkeys(p for p in parts if p))
+
+
+def context_of(entry: Entry) -> str:
+    parents = [p for p in entry.heading_path if p != entry.title and not echoes(p, entry)]
+    return "\n".join(dict.fromkeys(parents))
 
 
 def file_words(entry: Entry) -> list[str]:
@@ -94,7 +106,8 @@ def reference_scores(
     """entry id -> score for every result of a plain-terms query (no filters, no phrases)."""
     weights, _ = normalise_weights(dict(config.weights))
     heading_counts = {e.id: Counter(tokens(heading_of(e))) for e in entries}
-    body_counts = {e.id: Counter(tokens(e.body) + file_words(e)) for e in entries}
+    body_counts = {e.id: Counter(tokens(e.body) + tokens(context_of(e)) + file_words(e))
+                   for e in entries}
     lengths = {e.id: sum(heading_counts[e.id].values()) + sum(body_counts[e.id].values())
                for e in entries}
     average = sum(lengths.values()) / len(entries)

@@ -221,3 +221,19 @@ def test_cjk_queries() -> None:
     ranker = engine(entries)
     assert [h.entry.path for h in ranker.search("数据库").hits] == ["zh.md"]
     assert [h.entry.path for h in ranker.search("库").hits] == ["zh.md"]
+
+
+def test_title_echoing_the_body_is_not_a_heading() -> None:
+    entry = make_entry("HISTORY.md", "Rotated the Postmark token …",
+                       "[2026-05-01 10:00] Rotated the Postmark token; old one revoked.")
+    match = engine([entry]).search("postmark").hits[0].explanation.terms[0].matches[0]
+    assert (match.heading_count, match.body_count) == (0, 1)
+
+
+def test_parent_headings_and_file_name_count_once_as_body() -> None:
+    entry = make_entry("memory-bank/activeContext.md", "Redis", "x",
+                       parents=("Infrastructure",))
+    ranker = engine([entry])
+    for query in ("infrastructure", "context"):
+        match = ranker.search(query).hits[0].explanation.terms[0].matches[0]
+        assert (match.heading_count, match.body_count) == (0, 1)

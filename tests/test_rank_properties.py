@@ -32,10 +32,11 @@ def corpora(draw: st.DrawFn) -> list[Entry]:
             title = " ".join(draw(st.lists(WORDS, min_size=0, max_size=3)))
             body = " ".join(draw(st.lists(WORDS, min_size=0, max_size=12)))
             dated = draw(st.booleans())
+            parents = tuple(draw(st.lists(WORDS, max_size=1)))
             entries.append(make_entry(
                 f"f{file_number}.md", title, body, source=source,
                 date=day if dated else None, position=position, count=count,
-                line=1 + 5 * position,
+                line=1 + 5 * position, parents=parents,
             ))
     return entries
 

@@ -61,11 +61,28 @@ _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
 
 
+def _echoes_body(text: str, entry: Entry) -> bool:
+    """True for a title made from the entry's own first line (headless blocks, HISTORY.md
+    paragraphs): counting it as a heading would triple-count the body's opening words."""
+    core = text.rstrip("…").strip()
+    return bool(core) and core in entry.body[: len(core) + 200]
+
+
 def heading_text(entry: Entry) -> str:
-    """The text that counts as heading: title, parent headings, tags and frontmatter summary."""
-    parts = [entry.title, *entry.heading_path, *entry.tags]
+    """Heading-weight text: the entry's own title (unless it echoes the body), its tags and
+    frontmatter name/title/description/summary."""
+    parts = [] if _echoes_body(entry.title, entry) else [entry.title]
+    parts.extend(entry.tags)
     parts.extend(value for key in _METADATA_KEYS if (value := entry.meta(key)))
     return "\n".join(dict.fromkeys(part for part in parts if part))
+
+
+def context_text(entry: Entry) -> str:
+    """Parent headings (a file's H1, enclosing sections), counted once at body weight: context
+    for the entry, but a document title shared by every section is not the entry's topic."""
+    parents = [part for part in entry.heading_path
+               if part != entry.title and not _echoes_body(part, entry)]
+    return "\n".join(dict.fromkeys(parents))
 
 
 def heading_and_body_keys(entry: Entry) -> tuple[str, str]:
@@ -83,8 +100,9 @@ def file_words(entry: Entry) -> list[str]:
 
 
 def entry_tokens(entry: Entry) -> tuple[list[str], list[str]]:
-    """Tokens of an entry's heading text and of its body (plus its file-name words, once)."""
-    return tokens(heading_text(entry)), tokens(entry.body) + file_words(entry)
+    """Tokens of an entry's heading text, and of its body plus context and file-name words."""
+    body = tokens(entry.body) + tokens(context_text(entry)) + file_words(entry)
+    return tokens(heading_text(entry)), body
 
 
 def variant_stem(term: str) -> str | None:
