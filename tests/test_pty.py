@@ -118,7 +118,8 @@ def test_hostile_corpus_never_reaches_the_terminal_raw(
     ]
     terminal = Terminal(argv, env, (120, 36))
     try:
-        terminal.read_until(lambda: b"Heading" in terminal.output)  # the first paint
+        # The first paint that shows a hostile entry (every one carries an escape payload).
+        terminal.read_until(lambda: "␛".encode() in terminal.output)
         terminal.settle()
         for query in ("payload", "markup", "named"):
             terminal.press(query.encode())
