@@ -150,6 +150,8 @@ class RootWatcher:
                 elif failed and new_identity is not None:
                     await self._sleep(self.root_check_ms * 4)
                 elif new_identity is None:
+                    if failed:  # the root vanished under the watcher: not a watching problem
+                        self.last_error = None
                     self._mode = WatchMode.ROOT_MISSING
                     yield self._rescan()
                 elif new_identity != identity:
