@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
@@ -422,9 +422,9 @@ class NoMemoryScreen(Screen[None]):
             Content("Point it at a folder:  memtui ~/path/to/workspace"),
             Content("or set MEMTUI_DIR, or try the bundled demo memory:"),
         ]
-        with Center(), Vertical(id="nomemory-box", classes="modal-box"):
+        with Vertical(id="nomemory-box", classes="modal-box"):
             yield Static(Content("\n").join(lines), markup=False)
-            with Center():
+            with Horizontal(classes="nomemory-actions"):
                 yield Button("Open the demo (d)", id="demo", variant="primary")
         yield Footer()
 
