@@ -22,6 +22,7 @@ from textual.strip import Strip
 
 from memtui.core.sanitize import cap_lines, visible
 from memtui.ui.render import highlight
+from memtui.ui.widgets.lines import set_virtual_size
 
 MAX_RENDERED_LINES = 800
 MAX_LINE_CHARS = 2000
@@ -208,9 +209,7 @@ class EntryView(ScrollView, can_focus=True):
                 wrapped.append(piece)
         self._lines = wrapped
         self._strips.clear()
-        virtual_size = Size(width, len(wrapped))
-        if virtual_size != self.virtual_size:
-            self.virtual_size = virtual_size
+        set_virtual_size(self, Size(width, len(wrapped)))
 
     def on_resize(self) -> None:
         if self._logical:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.widgets import Input
+
+from memtui.ui.widgets.lines import set_virtual_size
 
 FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
 
@@ -39,3 +42,15 @@ class QueryInput(Input):
 
     def __init__(self, value: str = "", *, id: str | None = None) -> None:
         super().__init__(value=value, placeholder=FILTER_HINT, id=id, select_on_focus=False)
+
+    def _watch_value(self, value: str) -> None:
+        """Input's own watcher, minus the screen-wide layout pass it costs on every keystroke.
+
+        Textual's Input grows its virtual width with the text, and assigning `virtual_size`
+        re-lays out (and so repaints) the whole screen; this box has a fixed size, so only its
+        scroll range needs updating. No suggester is used, so none is run.
+        """
+        set_virtual_size(self, Size(self.content_width, 1))
+        self._suggestion = ""
+        validation = self.validate(value) if "changed" in self.validate_on else None
+        self.post_message(self.Changed(self, value, validation))

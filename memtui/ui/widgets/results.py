@@ -22,6 +22,7 @@ from textual.strip import Strip
 from memtui.core.model import Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, entry_date, stacked_cells
+from memtui.ui.widgets.lines import set_virtual_size
 
 
 def fit(text: str, cells: int) -> str:
@@ -133,9 +134,7 @@ class ResultsList(ScrollView, can_focus=True):
                     break
             else:
                 index = min(self.cursor, max(0, len(self.hits) - 1))
-        virtual_size = Size(self.size.width, len(self.hits))
-        if virtual_size != self.virtual_size:
-            self.virtual_size = virtual_size
+        set_virtual_size(self, Size(self.size.width, len(self.hits)))
         self.cursor = index
         self._announced = _NOTHING_ANNOUNCED
         self._scroll_cursor_into_view(center=keep_id is not None)
@@ -236,7 +235,7 @@ class ResultsList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         index = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style()
         if not 0 <= index < len(self.hits):
             return Strip.blank(width, base)
         key = (index, index == self.cursor, width)
@@ -302,6 +301,13 @@ class ResultsList(ScrollView, can_focus=True):
                 path = "…" + path[-(path_width - 1):]
             add(set_cell_size(path, path_width), style("results--path"))
         return segments
+
+    def _base_style(self) -> Style:
+        """The widget's own style (reading `rich_style` per line is surprisingly costly)."""
+        base = self._styles.get("__base__")
+        if base is None:
+            base = self._styles["__base__"] = self.rich_style
+        return base
 
     def _cursor_style(self) -> Style:
         cursor_style = self._styles.get("cursor")
