@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.config import Boost, Config, ConfigError, load_config, normalise_weights
+from memtui.core.config import (
+    Boost,
+    Config,
+    ConfigError,
+    load_config,
+    normalise_weights,
+    parse_config,
+)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -139,3 +146,14 @@ def test_all_zero_weights_are_an_error(tmp_path: Path) -> None:
 
 def test_default_weights_sum_to_one() -> None:
     assert normalise_weights(Config().weights)[1] is None
+
+
+def test_keymap_table_remaps_binding_ids() -> None:
+    config, warnings = parse_config({"keymap": {"pane.edit": "o", "query.weights": "ctrl+w"}})
+    assert config.keymap == {"pane.edit": "o", "query.weights": "ctrl+w"}
+    assert warnings == []
+
+
+def test_keymap_with_a_non_string_value_names_the_key() -> None:
+    with pytest.raises(ConfigError, match=r"keymap\.pane\.edit"):
+        parse_config({"keymap": {"pane.edit": 3}})

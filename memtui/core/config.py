@@ -51,6 +51,8 @@ class Config:
     min_score: float = 0.1
     theme: str = "memtui-dark"
     mask_secrets: bool = True
+    keymap: dict[str, str] = field(default_factory=dict)
+    """Binding id -> keys, e.g. {"pane.edit": "o"}: remaps the TUI's keys (Textual keymap)."""
     source_path: Path | None = None
     """The file this config came from, or None for defaults."""
 
@@ -106,7 +108,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
 
     known = {
         "days", "weights", "half_life_days", "evergreen_long_term", "source_priority",
-        "boosts", "min_score", "theme", "mask_secrets",
+        "boosts", "min_score", "theme", "mask_secrets", "keymap",
     }
     for key in raw:
         if key not in known:
@@ -161,6 +163,9 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
             priority[name] = int(number(f"source_priority.{name}", value, 0, 100))
         values["source_priority"] = priority
 
+    if "keymap" in raw:
+        values["keymap"] = _parse_keymap(raw["keymap"], fail)
+
     if "boosts" in raw:
         values["boosts"] = _parse_boosts(raw["boosts"], fail)
 
@@ -198,3 +203,15 @@ def _parse_boosts(table: Any, fail: Any) -> tuple[Boost, ...]:
             raise fail(key, f"multiplier must be between 0 and 10, got {value}")
         boosts.append(Boost(pattern=pattern, factor=float(value)))
     return tuple(boosts)
+
+
+def _parse_keymap(table: Any, fail: Any) -> dict[str, str]:
+    """`[keymap]` maps a binding id (see the help screen) to comma-separated keys."""
+    if not isinstance(table, dict):
+        raise fail("keymap", 'expected a table like [keymap] "pane.edit" = "o"')
+    keymap: dict[str, str] = {}
+    for binding_id, keys in table.items():
+        if not isinstance(keys, str) or not keys.strip():
+            raise fail(f"keymap.{binding_id}", "expected keys as a string, e.g. \"ctrl+e,o\"")
+        keymap[binding_id] = keys.strip()
+    return keymap

@@ -92,7 +92,7 @@ def options_from_args(args: argparse.Namespace, *, deterministic: bool = False) 
         deterministic=deterministic,
         config_warnings=list(warnings),
         searched=list(searched_places()) if root is None else [],
-        keymap=dict(getattr(config, "keymap", None) or {}),
+        keymap=dict(config.keymap),
     )
 
 
