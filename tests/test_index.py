@@ -32,7 +32,7 @@ def test_segment_prefix_range_is_contiguous() -> None:
     start, end = segment.ptr[word_id], segment.ptr[word_id + 1]
     assert segment.docs[start:end].tolist() == [0, 1]
     assert segment.heading[start:end].tolist() == [0, 1]
-    assert segment.weighted_tf[start:end].tolist() == [1.0, 2.0]
+    assert segment.body[start:end].tolist() == [1, 0]
     assert segment.word_id("nope") is None
 
 

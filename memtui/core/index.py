@@ -18,8 +18,9 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +32,7 @@ from memtui.core.tokenize import is_cjk, phrase_key, tokens
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+SmallArray = npt.NDArray[np.int32]
 
 HEADING_WEIGHT = 2.0
 """A heading occurrence counts as this many body occurrences."""
@@ -115,16 +117,15 @@ def variant_stem(term: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """An immutable CSR inverted index over some slots."""
+    """An immutable CSR inverted index over some slots (compact dtypes: 50k entries hold
+    millions of postings)."""
 
     words: list[str]
     word_lengths: FloatArray
     ptr: IntArray
-    docs: IntArray
-    heading: IntArray
-    body: IntArray
-    weighted_tf: FloatArray
-    """HEADING_WEIGHT · heading + body, per posting."""
+    docs: SmallArray
+    heading: SmallArray
+    body: SmallArray
 
     def id_range(self, prefix: str) -> tuple[int, int]:
         """Ids of all words starting with `prefix` (contiguous because ids follow sorted order)."""
@@ -136,56 +137,70 @@ class Segment:
         return at if at < len(self.words) and self.words[at] == word else None
 
 
-def build_segment(documents: Sequence[tuple[int, list[str], list[str]]]) -> Segment:
+def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segment:
     """Build a segment from (slot, heading tokens, body tokens); postings sorted by word, slot.
 
-    The Python work is a set union and one C-level dict lookup per token; counting the
-    (word, slot) pairs is a numpy sort.
+    Documents are consumed one at a time and only their token ids are kept (4 bytes a token),
+    so a large corpus never holds all its token strings at once. Words get provisional ids in
+    order of appearance (new words found with a C-level set difference, the rest mapped with
+    a C-level dict lookup); numpy then renumbers them into sorted order and counts the
+    (word, slot) pairs with one in-place sort.
     """
-    vocabulary_set: set[str] = set()
-    for _, heading_tokens, body_tokens in documents:
-        vocabulary_set.update(heading_tokens)
-        vocabulary_set.update(body_tokens)
-    vocabulary = sorted(vocabulary_set)
-    lookup = {word: i for i, word in enumerate(vocabulary)}.__getitem__
-    span = max((slot for slot, _, _ in documents), default=0) + 1
-    document_slots = np.fromiter((slot for slot, _, _ in documents), np.int64, len(documents))
-    keys = []
-    for field_tokens in ([d[1] for d in documents], [d[2] for d in documents]):
-        word_ids = array("q")
-        lengths = array("q")
-        for found in field_tokens:
+    provisional: dict[str, int] = {}
+    lookup = provisional.__getitem__
+    fields = {"heading": (array("i"), array("i")), "body": (array("i"), array("i"))}
+    for slot, heading_tokens, body_tokens in documents:
+        for name, found in (("heading", heading_tokens), ("body", body_tokens)):
+            for word in set(found).difference(provisional):
+                provisional[word] = len(provisional)
+            word_ids, slots = fields[name]
             word_ids.extend(map(lookup, found))
-            lengths.append(len(found))
-        slots = np.repeat(document_slots, np.frombuffer(lengths, dtype=np.int64))
-        keys.append(np.frombuffer(word_ids, dtype=np.int64) * span + slots)
-    heading_keys = keys[0]
-    all_keys = np.concatenate(keys)
-    pairs, totals = _count_sorted(all_keys)
-    heading_pairs, heading_totals = _count_sorted(heading_keys)
-    heading = np.zeros(len(pairs), dtype=np.int64)
+            slots.extend(repeat(slot, len(found)))
+    vocabulary = sorted(provisional)
+    sorted_id = np.zeros(len(provisional), dtype=np.int64)
+    sorted_id[np.fromiter((provisional[w] for w in vocabulary), np.int64, len(vocabulary))] = (
+        np.arange(len(vocabulary))
+    )
+    del provisional
+    span = 1 + max((max(slots, default=0) for _, slots in fields.values()), default=0)
+    sizes = {name: len(word_ids) for name, (word_ids, _) in fields.items()}
+    keys = np.empty(sizes["heading"] + sizes["body"], dtype=np.int64)
+    offset = 0
+    for name in ("heading", "body"):
+        word_ids, slots = fields[name]
+        part = keys[offset : offset + sizes[name]]
+        np.take(sorted_id, np.frombuffer(word_ids, dtype=np.int32), out=part)
+        part *= span
+        part += np.frombuffer(slots, dtype=np.int32)
+        offset += sizes[name]
+    del fields
+    heading_pairs, heading_totals = _count_sorted(np.sort(keys[: sizes["heading"]]))
+    keys.sort()
+    pairs, totals = _count_sorted(keys)
+    del keys
+    heading = np.zeros(len(pairs), dtype=np.int32)
     heading[np.searchsorted(pairs, heading_pairs)] = heading_totals
-    body = totals - heading
     ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
     np.cumsum(np.bincount(pairs // span, minlength=len(vocabulary)), out=ptr[1:])
     return Segment(
         words=vocabulary,
         word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
         ptr=ptr,
-        docs=pairs % span,
+        docs=(pairs % span).astype(np.int32),
         heading=heading,
-        body=body,
-        weighted_tf=(HEADING_WEIGHT * heading + body).astype(np.float64),
+        body=(totals - heading).astype(np.int32),
     )
 
 
-def _count_sorted(keys: IntArray) -> tuple[IntArray, IntArray]:
-    """Distinct keys in ascending order and how often each occurs."""
-    if len(keys) == 0:
-        return keys.copy(), np.zeros(0, dtype=np.int64)
-    ordered = np.sort(keys)
-    starts = np.flatnonzero(np.concatenate([[True], ordered[1:] != ordered[:-1]]))
-    counts = np.diff(np.append(starts, len(ordered)))
+def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
+    """Distinct values of a sorted array and how often each occurs."""
+    if len(ordered) == 0:
+        return ordered.copy(), np.zeros(0, dtype=np.int32)
+    boundary = np.empty(len(ordered), dtype=bool)
+    boundary[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=boundary[1:])
+    starts = np.flatnonzero(boundary)
+    counts = np.diff(np.append(starts, len(ordered))).astype(np.int32)
     return ordered[starts], counts
 
 
@@ -207,11 +222,11 @@ class Expansion:
     fuzzy: Mapping[str, float]
     """Words matched only fuzzily -> their OSA similarity."""
     stem: str | None
-    docs: IntArray
-    heading: IntArray
-    body: IntArray
+    docs: SmallArray
+    heading: SmallArray
+    body: SmallArray
     contributions: FloatArray
-    """credit · weighted_tf per posting."""
+    """credit · (HEADING_WEIGHT · heading + body) per posting."""
 
     def kind(self, word: str) -> MatchKind:
         if word == self.term:
@@ -254,6 +269,7 @@ class Index:
         self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
         self._main_buckets: dict[tuple[str, int], list[str]] = {}
         self._delta_buckets: dict[tuple[str, int], list[str]] = {}
+        self._main_word_set: frozenset[str] = frozenset()
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -273,14 +289,16 @@ class Index:
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        counted = []
-        lengths = []
-        for entry in entries:
-            slot = self._claim_slot(entry)
-            heading_tokens, body_tokens = entry_tokens(entry)
-            counted.append((slot, heading_tokens, body_tokens))
-            lengths.append(float(len(heading_tokens) + len(body_tokens)))
-        self.main = build_segment(counted)
+        lengths: list[float] = []
+
+        def documents() -> Iterator[tuple[int, list[str], list[str]]]:
+            for entry in entries:
+                slot = self._claim_slot(entry)
+                heading_tokens, body_tokens = entry_tokens(entry)
+                lengths.append(float(len(heading_tokens) + len(body_tokens)))
+                yield slot, heading_tokens, body_tokens
+
+        self.main = build_segment(documents())
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
         self.alive = np.ones(len(self.entries), dtype=bool)
@@ -358,9 +376,10 @@ class Index:
         self._refresh_paths()
         if main_changed:
             self._main_buckets = _buckets(self.main.words)
+            self._main_word_set = frozenset(self.main.words)
         self._delta_buckets = _buckets(self.delta.words)
-        self._vocabulary_size = len(self.main.words) + sum(
-            1 for word in self.delta.words if self.main.word_id(word) is None
+        self._vocabulary_size = len(self.main.words) + len(
+            set(self.delta.words).difference(self._main_word_set)
         )
         self._cache = {}
         self.version += 1
@@ -470,10 +489,9 @@ def _assemble(
     words: list[str] = []
     credits: list[FloatArray] = []
     counts: list[IntArray] = []
-    docs: list[IntArray] = []
-    heading: list[IntArray] = []
-    body: list[IntArray] = []
-    weighted: list[FloatArray] = []
+    docs: list[SmallArray] = []
+    heading: list[SmallArray] = []
+    body: list[SmallArray] = []
     for segment, start, end, credit in pieces:
         words.extend(segment.words[start:end])
         credits.append(credit)
@@ -482,19 +500,17 @@ def _assemble(
         docs.append(segment.docs[begin:finish])
         heading.append(segment.heading[begin:finish])
         body.append(segment.body[begin:finish])
-        weighted.append(segment.weighted_tf[begin:finish])
     if not pieces:
-        empty_int = np.zeros(0, dtype=np.int64)
-        return Expansion(
-            term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
-            empty_int, empty_int, empty_int, np.zeros(0),
-        )
+        empty = np.zeros(0, dtype=np.int32)
+        return Expansion(term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
+                         empty, empty, empty, np.zeros(0))
     word_credits = np.concatenate(credits)
     per_word = np.concatenate(counts)
     word_ptr = np.zeros(len(words) + 1, dtype=np.int64)
     np.cumsum(per_word, out=word_ptr[1:])
-    all_docs = docs[0] if len(docs) == 1 else np.concatenate(docs)
-    all_weighted = weighted[0] if len(weighted) == 1 else np.concatenate(weighted)
+    all_heading = _joined(heading)
+    all_body = _joined(body)
+    weighted = HEADING_WEIGHT * all_heading + all_body.astype(np.float64)
     return Expansion(
         term=term,
         words=words,
@@ -502,8 +518,12 @@ def _assemble(
         word_ptr=word_ptr,
         fuzzy=fuzzy,
         stem=stem,
-        docs=all_docs,
-        heading=heading[0] if len(heading) == 1 else np.concatenate(heading),
-        body=body[0] if len(body) == 1 else np.concatenate(body),
-        contributions=np.repeat(word_credits, per_word) * all_weighted,
+        docs=_joined(docs),
+        heading=all_heading,
+        body=all_body,
+        contributions=np.repeat(word_credits, per_word) * weighted,
     )
+
+
+def _joined(parts: list[SmallArray]) -> SmallArray:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
