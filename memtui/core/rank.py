@@ -548,12 +548,16 @@ class Ranker:
                                     len(counts), None, counts))
         candidates = np.flatnonzero(_intersect(capacity, matched_any, required))
         k1_norm = self._k1_norm()[candidates]
-        raw = np.zeros(len(candidates))
-        matched_terms = np.zeros(len(candidates), dtype=np.int64)
-        for scored in terms:
-            candidate_tf = scored.tf[candidates]
-            raw += scored.idf * saturate(candidate_tf, k1_norm)
-            matched_terms += candidate_tf > 0
+        if len(terms) == 1:
+            raw = terms[0].idf * saturate(terms[0].tf[candidates], k1_norm)
+            matched_terms = np.ones(len(candidates), dtype=np.int64)
+        else:
+            raw = np.zeros(len(candidates))
+            matched_terms = np.zeros(len(candidates), dtype=np.int64)
+            for scored in terms:
+                candidate_tf = scored.tf[candidates]
+                raw += scored.idf * saturate(candidate_tf, k1_norm)
+                matched_terms += candidate_tf > 0
         weighted = raw
         if len(terms) > 1:
             coverage = matched_terms / len(terms)
