@@ -6,6 +6,7 @@ Nothing here imports Textual or Rich: the UI, the CLI and the tests all read the
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -188,13 +189,23 @@ class Hit:
     score: float
     explanation: Explanation
 
+    @property
+    def contributions(self) -> tuple[tuple[str, float], ...]:
+        """(factor name, weight × value) per factor: enough to draw a row's stacked bar.
+
+        Rankers may override this with a cheap path that skips building the full explanation.
+        """
+        return tuple((factor.name, factor.contribution) for factor in self.explanation.factors)
+
 
 @dataclass(frozen=True, slots=True)
 class RankResult:
     """A ranked answer to one query, with what is needed to explain an empty one."""
 
     query: str
-    hits: tuple[Hit, ...]
+    hits: Sequence[Hit]
+    """Best first. May be lazy: a ranker can build Hit objects only when indexed, so a view that
+    shows 40 rows of 50,000 matches pays for 40."""
     total_matches: int
     elapsed_ms: float
     unmatched_terms: tuple[str, ...] = ()
