@@ -88,6 +88,8 @@ def test_several_secrets_are_counted() -> None:
     [
         "max_tokens = 4096",
         "the token budget: tight",
+        "- Postmark (email) server token: rotate every 180 days.",
+        "Password: Reset it through the admin page",
         "author: Jane Doe",
         "skip-this-step",
         "The bearer of bad news",

@@ -100,6 +100,20 @@ def _follows_key(text: str, separator: int) -> bool:
     return _REVERSED_KEY.match(text[max(0, end - _KEY_LOOKBACK) : end][::-1]) is not None
 
 
+def _credential_like(match: re.Match[str]) -> bool:
+    """Prose such as `server token: rotate every 90 days` is not a secret.
+
+    After `=` or a quote anything counts; after a bare `:` the value must look like a credential
+    (a digit or symbol, mixed case, or 16+ characters), not a lowercase word.
+    """
+    value = match.group(1)
+    if match.group(0)[0] == "=" or match.group(0)[-len(value) - 1] in "\"'":
+        return True
+    if len(value) >= 16 or not value.isalpha():
+        return True
+    return not (value.islower() or value.istitle())
+
+
 def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, bool]]]:
     """Private-key blocks as (start, end), other candidates as (start, end, is_token)."""
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
@@ -114,7 +128,7 @@ def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int
     for match in _URL_PASSWORD.finditer(text):
         others.append((match.start(1), match.end(1), False))
     for match in _ASSIGNMENT.finditer(text):
-        if _follows_key(text, match.start()):
+        if _follows_key(text, match.start()) and _credential_like(match):
             others.append((match.start(1), match.end(1), False))
     return blocks, others
 
