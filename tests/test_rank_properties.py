@@ -7,14 +7,16 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rank import make_entry, reference_scores
 
-from memtui.core.config import Boost, Config
+from memtui.core.config import FACTOR_NAMES, Boost, Config
 from memtui.core.engine import Engine
 from memtui.core.model import Entry, Source
 from memtui.core.query import QueryError, parse_query
+from memtui.core.rank import RankedHits
 
 TODAY = dt.date(2026, 6, 1)
 WORDS = st.text(alphabet="abcdeé", min_size=1, max_size=7)
@@ -170,3 +172,65 @@ def test_any_query_parses_or_says_why(text: str) -> None:
         parse_query(text)
     except QueryError as error:
         assert str(error)
+
+
+def expected_order(engine: Engine, query: str) -> list[str]:
+    """Rank order from a plain Python sort on the documented tie-breaks."""
+    context = engine._context(parse_query(query))
+    statics = context.statics
+    keyed = []
+    for at, slot in enumerate(context.candidates.tolist()):
+        entry = context.entries[slot]
+        score = 0.0 if context.browse else -float(context.scores[at])
+        priority = 0 if context.browse else -int(statics.priority[slot])
+        keyed.append(((score, priority, -int(statics.when[slot]), entry.path, entry.line_start),
+                      entry.id))
+    return [entry_id for _, entry_id in sorted(keyed)]
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), config=CONFIGS, head=st.integers(min_value=0, max_value=6))
+def test_lazy_hits_equal_the_eager_order(data: st.DataObject, config: Config, head: int) -> None:
+    """Indexing, slicing and iterating the lazy sequence (with a head shorter than the results,
+    so the rest is sorted on demand) give the full sort's order; contributions are exactly the
+    explanation's."""
+    entries = data.draw(corpora())
+    query = data.draw(st.sampled_from(["", *EXTRAS[1:4]])) + " " + data.draw(queries(entries))
+    engine = engine_for(entries, config)
+    context = engine._context(parse_query(query))
+    hits = RankedHits(context, None, head=head)
+    expected = expected_order(engine, query)
+    probe = data.draw(st.lists(st.integers(min_value=-len(hits) - 1, max_value=len(hits)),
+                               max_size=4))
+    for at in probe:
+        if -len(hits) <= at < len(hits):
+            assert hits[at].entry.id == expected[at]
+        else:
+            with pytest.raises(IndexError):
+                hits[at]
+    start, stop, step = (data.draw(st.one_of(st.none(), st.integers(-8, 8))) for _ in range(3))
+    if step != 0:
+        assert [h.entry.id for h in hits[start:stop:step]] == expected[start:stop:step]
+    assert [h.entry.id for h in hits] == expected
+    assert [h.rank for h in hits] == list(range(1, len(expected) + 1))
+    assert len(hits) == len(expected) == context.candidates.size
+    eager = engine.search(query)
+    assert [h.entry.id for h in eager.hits] == expected
+    for hit, fresh in zip(hits, eager.hits, strict=True):
+        factors = tuple((f.name, f.contribution) for f in hit.explanation.factors)
+        assert hit.contributions == factors == fresh.contributions
+        assert [name for name, _ in factors] == list(FACTOR_NAMES)
+        assert hit.score == fresh.score == hit.explanation.score
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), limit=st.integers(min_value=0, max_value=6))
+def test_limited_lazy_hits_are_a_prefix(data: st.DataObject, limit: int) -> None:
+    entries = data.draw(corpora())
+    query = data.draw(queries(entries))
+    engine = engine_for(entries, Config())
+    limited = engine.search(query, limit=limit).hits
+    everything = [h.entry.id for h in engine.search(query).hits]
+    assert len(limited) == min(limit, len(everything))
+    assert [h.entry.id for h in limited] == everything[:limit]
+    assert [h.entry.id for h in limited[::-1]] == everything[:limit][::-1]

@@ -31,11 +31,12 @@ in the same order, so `Explanation.score == Hit.score` exactly.
 from __future__ import annotations
 
 import math
+import operator
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -72,6 +73,8 @@ NEUTRAL_RECENCY = 0.5
 POSITION_FLOOR = 0.5
 SUGGESTION_CUTOFF = 0.6
 TERM_CACHE_SIZE = 32
+HEAD_SIZE = 200
+"""Hits ordered eagerly per search; the rest of the order is sorted on first access beyond."""
 _SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
 
 
@@ -285,6 +288,8 @@ class RankContext:
         """Positions (into `candidates`) of the top `limit` results in rank order."""
         if self.ordered is not None:
             return self.ordered if limit is None else self.ordered[:limit]
+        if limit is not None and limit <= 0:
+            return np.zeros(0, dtype=np.int64)
         slots = self.candidates
         positions = np.arange(len(slots))
         if not self.browse and limit is not None and limit < len(slots):
@@ -319,6 +324,12 @@ class RankContext:
         return int(self.candidates[self.order(None)[rank - 1]])
 
     # --- explanation: the same numbers, read back ------------------------------------------
+
+    def factor_contributions(self, slot: int) -> tuple[tuple[str, float], ...]:
+        """(name, weight × value) per factor in FACTOR_NAMES order, exactly as `explain`
+        reports them, without the term-matching work of a full explanation."""
+        contributions = self.contributions(slot)[0]
+        return tuple((name, contributions[name]) for name in FACTOR_NAMES)
 
     def contributions(self, slot: int) -> tuple[dict[str, float], float, float]:
         """Per-factor contributions, base and score of a slot (the scalar twin of `score`)."""
@@ -455,6 +466,71 @@ class LazyHit(Hit):
         explanation = context.explain(slot, previous)
         object.__setattr__(self, "explanation", explanation)
         return explanation
+
+    @property
+    def contributions(self) -> tuple[tuple[str, float], ...]:
+        """The stacked-bar numbers straight from the scoring arrays (no explanation built)."""
+        context, slot, _ = self._source
+        return context.factor_contributions(slot)
+
+
+class RankedHits(Sequence[Hit]):
+    """Hits best first, built only when indexed: a one-letter query over 50k entries orders
+    the top HEAD_SIZE eagerly and pays for the full sort only when someone scrolls past it."""
+
+    __slots__ = ("_context", "_hits", "_length", "_order", "_slots")
+
+    def __init__(
+        self, context: RankContext, limit: int | None, *, head: int = HEAD_SIZE
+    ) -> None:
+        total = len(context.candidates)
+        self._context = context
+        self._length = total if limit is None else max(0, min(limit, total))
+        self._order = context.order(min(self._length, head))
+        self._slots: list[int] = context.candidates[self._order].tolist()
+        self._hits: dict[int, LazyHit] = {}
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Hit: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Hit]: ...
+
+    def __getitem__(self, index: int | slice) -> Hit | Sequence[Hit]:
+        if isinstance(index, slice):
+            return tuple(self._hit(at) for at in range(*index.indices(self._length)))
+        at = operator.index(index)
+        if at < 0:
+            at += self._length
+        if not 0 <= at < self._length:
+            raise IndexError("hit index out of range")
+        return self._hit(at)
+
+    def __iter__(self) -> Iterator[Hit]:
+        for at in range(self._length):
+            yield self._hit(at)
+
+    def __repr__(self) -> str:
+        return f"RankedHits({self._length} hits)"
+
+    def _hit(self, at: int) -> LazyHit:
+        hit = self._hits.get(at)
+        if hit is None:
+            if at >= len(self._slots):
+                context = self._context
+                full = self._length == len(context.candidates)
+                self._order = context.order(None if full else self._length)
+                self._slots = context.candidates[self._order].tolist()
+            slot = self._slots[at]
+            previous = self._slots[at - 1] if at > 0 else None
+            score = float(self._context.scores[self._order[at]])
+            hit = LazyHit(at + 1, self._context.entries[slot], score,
+                          (self._context, slot, previous))
+            self._hits[at] = hit
+        return hit
 
 
 class Ranker:
@@ -735,18 +811,10 @@ def build_result(
     context: RankContext, limit: int | None, elapsed_ms: float, *,
     unmatched: tuple[str, ...], suggestions: tuple[str, ...], hidden_by_window: int,
 ) -> RankResult:
-    positions = context.order(limit)
-    slots = context.candidates[positions].tolist()
-    scores = context.scores[positions].tolist()
-    entries = context.entries
-    hits = tuple(
-        LazyHit(rank, entries[slot], score, (context, slot, slots[rank - 2] if rank > 1 else None))
-        for rank, (slot, score) in enumerate(zip(slots, scores, strict=True), start=1)
-    )
     return RankResult(
-        query=context.query.text, hits=hits, total_matches=len(context.candidates),
-        elapsed_ms=elapsed_ms, unmatched_terms=unmatched, suggestions=suggestions,
-        hidden_by_window=hidden_by_window, notes=context.query.notes,
+        query=context.query.text, hits=RankedHits(context, limit),
+        total_matches=len(context.candidates), elapsed_ms=elapsed_ms, unmatched_terms=unmatched,
+        suggestions=suggestions, hidden_by_window=hidden_by_window, notes=context.query.notes,
     )
 
 
