@@ -101,3 +101,29 @@ def test_compaction_renumbers_slots(monkeypatch: pytest.MonkeyPatch) -> None:
     assert index.generation > generation
     assert index.capacity == index.live_count == 3
     assert index.document_frequency("four") == 1
+
+
+@pytest.mark.parametrize("batch", [1, 2, 512])
+def test_batched_rebuild_equals_per_entry_tokens(
+    batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Load tokenizes entries in batches; the segment must equal one built from entry_tokens."""
+    monkeypatch.setattr(index_module, "BUILD_BATCH", batch)
+    entries = [
+        make_entry("notes/activeContext.md", "Deploy Ｚ checklist", "deploy deploy — ci, staging",
+                   position=0, count=3, tags=("Ops",)),
+        make_entry("notes/activeContext.md", "数据库 v2版本", "Café naïve ﬁle \x01 Z", position=1,
+                   count=3, line=9, parents=("Notes", "数据库 v2版本")),
+        make_entry("notes/activeContext.md", "", "", position=2, count=3, line=20),
+        make_entry("b.md", "Depot", "the depot deployed 数据库 again and again", line=1),
+    ]
+    index = Index()
+    index.rebuild(entries)
+    per_entry = [index_module.entry_tokens(entry) for entry in entries]
+    expected = build_segment(
+        [(slot, heading, body) for slot, (heading, body) in enumerate(per_entry)]
+    )
+    assert index.main.words == expected.words
+    for name in ("ptr", "docs", "heading", "body"):
+        assert getattr(index.main, name).tolist() == getattr(expected, name).tolist(), name
+    assert index.lengths.tolist() == [float(len(h) + len(b)) for h, b in per_entry]

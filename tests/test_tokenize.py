@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memtui.core.tokenize import count_phrase, is_cjk, match_spans, phrase_key, tokens
+from memtui.core.tokenize import (
+    TEXT_SEPARATOR,
+    batch_tokens,
+    count_phrase,
+    is_cjk,
+    match_spans,
+    phrase_key,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -64,3 +74,23 @@ def test_match_spans_map_back_to_original_text() -> None:
     spans = match_spans(text, tokens("数据库 db", query=True))
     assert [text[start:end] for start, end in spans] == ["数据库", "DB", "ＤＢ"]
     assert match_spans(text, []) == []
+
+
+TEXTS = st.lists(st.one_of(
+    st.text(alphabet="abcXYZz019 _-.\n\x01", max_size=30),
+    st.text(max_size=30),
+    st.sampled_from(["数据库 v2版本", "Ｚürich ﬁle", "ÀÉ ß İstanbul", "Z", "\x01", ""]),
+), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=TEXTS)
+def test_batch_tokens_equal_per_text_tokens(texts: list[str]) -> None:
+    """The index's one-pass tokenizer yields exactly each text's tokens, then the separator."""
+    expected = [token for text in texts for token in [*tokens(text), TEXT_SEPARATOR]]
+    assert batch_tokens(texts) == expected
+
+
+@pytest.mark.parametrize("text", ["Z", "ZZ top", "Ｚ", "\x01", "a\x01b"])
+def test_separator_never_comes_from_text(text: str) -> None:
+    assert TEXT_SEPARATOR not in tokens(text)

