@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.core.model import Source
-from memtui.core.store import MAX_DEPTH, MAX_FILE_BYTES, Store
+from memtui.core.store import MAX_DEPTH, MAX_FILE_BYTES, Store, _PathIndex, _Snapshot
 
 TODAY = dt.date(2026, 11, 21)
 MUTATING_EVENTS = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "shutil.rmtree"})
@@ -437,6 +437,85 @@ def test_apply_changes_matches_a_fresh_load(tmp_path: Path, operations: list[Any
         shutil.rmtree(root)
 
 
+NESTED = ("notes", "notes/a.md", "notes/deep/b.md", "notes-x.md", "notes/deep")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[FUNCTION_SCOPED])
+@given(
+    st.lists(st.tuples(st.sampled_from((*NAMES, *NESTED)), st.sampled_from((*TEXTS, None))),
+             max_size=8),
+    st.booleans(),
+)
+def test_one_batch_of_hints_matches_a_fresh_load(
+    tmp_path: Path, operations: list[Any], hint_parents: bool
+) -> None:
+    """Many operations, then one batch holding every hint (nested folder and file hints too)."""
+    root = Path(tempfile.mkdtemp(dir=tmp_path))
+    try:
+        store = loaded(root)
+        for name, text in operations:
+            apply_operation(root / name, text)
+        hints = {root / name for name, _ in operations}
+        if hint_parents:
+            hints |= {hint.parent for hint in hints}
+        store.apply_changes(sorted(hints))
+        fresh = loaded(root)
+        assert dict(store.entries) == dict(fresh.entries)
+        assert store.paths() == fresh.paths()
+        assert store.skipped == fresh.skipped
+        assert store.hidden_by_window == fresh.hidden_by_window
+    finally:
+        shutil.rmtree(root)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(
+    st.dictionaries(st.integers(0, 40), st.integers(), max_size=12),
+    st.sets(st.integers(0, 40), max_size=12),
+), max_size=40))
+def test_snapshot_versions_behave_like_dicts(steps: list[tuple[dict[int, int], set[int]]]) -> None:
+    """Each version equals the dict it models, and older versions never change."""
+    snapshot: _Snapshot[int, int] = _Snapshot()
+    model: dict[int, int] = {}
+    history: list[tuple[_Snapshot[int, int], dict[int, int]]] = []
+    for assign, delete in steps:
+        snapshot = snapshot.evolve(assign, delete)
+        for key in delete:
+            model.pop(key, None)
+        model.update(assign)
+        history.append((snapshot, dict(model)))
+        assert len(snapshot) == len(model)
+        assert dict(snapshot.items()) == model
+        assert dict(snapshot.view()) == model
+        assert all((key in snapshot) == (key in model) for key in range(41))
+    for version, expected in history:
+        assert dict(version) == expected
+
+
+@pytest.mark.parametrize(
+    ("scope", "expected"),
+    [
+        ("", [".", "a", "a-b.md", "a.md", "a/b.md", "a/c/d.md", "ab/x.md"]),
+        ("a", ["a", "a/b.md", "a/c/d.md"]),
+        ("a/c", ["a/c/d.md"]),
+        ("a.md", ["a.md"]),
+        ("b", []),
+    ],
+)
+def test_path_index_finds_a_path_and_everything_below_it(scope: str, expected: list[str]) -> None:
+    index = _PathIndex(["a/c/d.md", "a.md", "ab/x.md", "a", "a/b.md", "a-b.md", "."])
+    assert index.under(scope) == expected
+
+
+def test_path_index_add_and_discard_keep_it_sorted_and_unique() -> None:
+    index = _PathIndex()
+    for path in ("m/x.md", "a.md", "m/x.md", "z.md"):
+        index.add(path)
+    index.discard("a.md")
+    index.discard("missing.md")
+    assert index.under("") == ["m/x.md", "z.md"]
+
+
 def apply_operation(target: Path, text: str | None) -> None:
     """Delete whatever is at `target`, then write `text` there (None: leave it deleted)."""
     if target.is_dir():
@@ -445,7 +524,8 @@ def apply_operation(target: Path, text: str | None) -> None:
         target.unlink()
     if text is None:
         return
-    if target.parent.exists() and not target.parent.is_dir():
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        return  # an ancestor is a file: nothing can be written there
     target.write_text(text)

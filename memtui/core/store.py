@@ -20,21 +20,25 @@ cannot raise RecursionError) capped at 64 levels. Decisions:
   per entry (it is one long append-only daily log). Long-term files, notes and undated daily
   notes always load.
 
-Every mutation builds new dicts and swaps them in, so readers on other threads always see a
-consistent snapshot (the engine serialises `apply_changes`/`set_window` itself).
+Every mutation builds new immutable snapshots and swaps them in, so readers on other threads
+always see a consistent version (the engine serialises `apply_changes`/`set_window` itself). A
+snapshot's next version shares its base and layers the change on top, and the known paths live in
+sorted indexes, so a batch of hints costs the hints and the files they name, not the corpus.
 """
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import errno
 import os
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
+from typing import Generic, TypeVar
 
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
 from memtui.core.parse import FileKind, classify, is_markdown, parse_file
@@ -56,6 +60,10 @@ RACY_WINDOW_NS = 3_000_000_000
 """A hinted file whose stat signature is unchanged is re-read only if modified this recently."""
 
 Signature = tuple[int, int, int]
+_Key = TypeVar("_Key")
+_Value = TypeVar("_Value")
+COMPACT_MIN_CHANGES = 1024
+"""An overlay is folded into a new base once it holds this many keys (or 1/16 of the base)."""
 
 
 @dataclass(slots=True)
@@ -75,6 +83,120 @@ class _Scan:
     overflow: int = 0
 
 
+class _Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
+    """An immutable mapping whose next version shares this one's base dict plus a small overlay.
+
+    Readers on other threads keep whatever version they were handed, and a new version costs the
+    size of the change, not of the mapping (copying 50k entries touches every one of them); the
+    overlay is folded into a fresh base once it grows, so lookups stay two dict probes.
+    """
+
+    __slots__ = ("_added", "_base", "_changed", "_removed")
+
+    def __init__(
+        self,
+        base: dict[_Key, _Value] | None = None,
+        changed: dict[_Key, _Value] | None = None,
+        removed: frozenset[_Key] = frozenset(),
+        added: int = 0,
+    ) -> None:
+        self._base: dict[_Key, _Value] = {} if base is None else base
+        self._changed: dict[_Key, _Value] = changed or {}
+        """Keys set since the base (they win over it); never in `_removed`."""
+        self._removed = removed
+        """Base keys deleted since the base."""
+        self._added = added
+        """How many keys of `_changed` are not in the base."""
+
+    def __getitem__(self, key: _Key) -> _Value:
+        if key in self._changed:
+            return self._changed[key]
+        if key in self._removed:
+            raise KeyError(key)
+        return self._base[key]
+
+    def __iter__(self) -> Iterator[_Key]:
+        changed, removed = self._changed, self._removed
+        if not changed and not removed:
+            yield from self._base
+            return
+        for key in self._base:
+            if key not in removed and key not in changed:
+                yield key
+        yield from changed
+
+    def __len__(self) -> int:
+        return len(self._base) - len(self._removed) + self._added
+
+    def view(self) -> Mapping[_Key, _Value]:
+        """A read-only view for callers: the base dict itself (fast C iteration) when unchanged."""
+        if not self._changed and not self._removed:
+            return MappingProxyType(self._base)
+        return self
+
+    def evolve(self, assign: Mapping[_Key, _Value], delete: Iterable[_Key]) -> _Snapshot[
+        _Key, _Value
+    ]:
+        """The next version: `delete` removed, then `assign` set."""
+        base = self._base
+        changed = dict(self._changed)
+        removed = set(self._removed)
+        added = self._added
+        for key in delete:
+            if key in changed:
+                del changed[key]
+                if key not in base:
+                    added -= 1
+            if key in base:
+                removed.add(key)
+        for key, value in assign.items():
+            if key not in changed and key not in base:
+                added += 1
+            changed[key] = value
+            removed.discard(key)
+        if len(changed) + len(removed) > max(COMPACT_MIN_CHANGES, len(base) // 16):
+            merged = {key: base[key] for key in base if key not in removed and key not in changed}
+            merged.update(changed)
+            return _Snapshot(merged)
+        return _Snapshot(base, changed, frozenset(removed), added)
+
+
+class _PathIndex:
+    """Relative paths kept sorted, so everything at or under one path is a single bisect range.
+
+    This is what lets a batch of hints cost the hints rather than the corpus: the known paths a
+    hint covers are found without looking at the others.
+    """
+
+    __slots__ = ("_paths",)
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._paths = sorted(set(paths))
+
+    def add(self, path: str) -> None:
+        position = bisect.bisect_left(self._paths, path)
+        if position == len(self._paths) or self._paths[position] != path:
+            self._paths.insert(position, path)
+
+    def discard(self, path: str) -> None:
+        position = bisect.bisect_left(self._paths, path)
+        if position < len(self._paths) and self._paths[position] == path:
+            del self._paths[position]
+
+    def under(self, scope: str) -> list[str]:
+        """`scope` itself (when known) and every path inside it; '' is the whole root."""
+        paths = self._paths
+        if not scope:
+            return list(paths)
+        position = bisect.bisect_left(paths, scope)
+        found = [scope] if position < len(paths) and paths[position] == scope else []
+        # "0" is the character after "/": [scope/, scope0) is exactly the paths below scope.
+        start = bisect.bisect_left(paths, scope + "/")
+        stop = bisect.bisect_left(paths, scope + "0", start)
+        found.extend(paths[start:stop])
+        return found
+
+
 def _signature(info: os.stat_result) -> Signature:
     return (info.st_mtime_ns, info.st_size, info.st_ino)
 
@@ -91,10 +213,12 @@ class Store:
         self.root = Path(root).absolute()
         self.days = days
         self.today = today or dt.date.today()
-        self._files: dict[str, _File] = {}
-        self._skipped: dict[str, str] = {}
-        self._by_path: dict[str, tuple[Entry, ...]] = {}
-        self._entries: dict[str, Entry] = {}
+        self._files: _Snapshot[str, _File] = _Snapshot()
+        self._skipped: _Snapshot[str, str] = _Snapshot()
+        self._file_index = _PathIndex()
+        self._skip_index = _PathIndex()
+        self._by_path: _Snapshot[str, tuple[Entry, ...]] = _Snapshot()
+        self._entries: _Snapshot[str, Entry] = _Snapshot()
         self._hidden: int | None = None
         self._root_missing = False
 
@@ -103,7 +227,7 @@ class Store:
     @property
     def entries(self) -> Mapping[str, Entry]:
         """id -> Entry for every loaded entry (a read-only view of the current snapshot)."""
-        return MappingProxyType(self._entries)
+        return self._entries.view()
 
     def entries_in(self, path: str) -> tuple[Entry, ...]:
         """One file's loaded entries, in file order."""
@@ -144,10 +268,12 @@ class Store:
 
     def load(self) -> None:
         """Scan the whole root and (re)load everything in the window."""
-        self._files = {}
-        self._skipped = {}
-        self._by_path = {}
-        self._entries = {}
+        self._files = _Snapshot()
+        self._skipped = _Snapshot()
+        self._file_index = _PathIndex()
+        self._skip_index = _PathIndex()
+        self._by_path = _Snapshot()
+        self._entries = _Snapshot()
         self._hidden = None
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
@@ -172,8 +298,10 @@ class Store:
         if not self.root.is_dir():
             if not self._root_missing:
                 touched = set(self._files)
-                self._files = {}
-                self._skipped = {}
+                self._files = _Snapshot()
+                self._skipped = _Snapshot()
+                self._file_index = _PathIndex()
+                self._skip_index = _PathIndex()
                 self._root_missing = True
         elif self._root_missing:
             self._root_missing = False
@@ -224,7 +352,8 @@ class Store:
             result = self._read(path)
             if isinstance(result, str):
                 record.entries = ()
-                self._skipped = {**self._skipped, path: result}
+                self._skipped = self._skipped.evolve({path: result}, ())
+                self._skip_index.add(path)
             else:
                 record.entries = result
         return record.entries
@@ -233,21 +362,21 @@ class Store:
         self._rebuild(set(self._by_path) | set(self._files))
 
     def _rebuild(self, touched: set[str]) -> None:
-        by_path = dict(self._by_path)
-        entries = dict(self._entries)
+        paths: dict[str, tuple[Entry, ...]] = {}
+        entries: dict[str, Entry] = {}
+        gone: list[str] = []
         for path in touched:
-            for entry in by_path.pop(path, ()):
-                entries.pop(entry.id, None)
+            gone.extend(entry.id for entry in self._by_path.get(path, ()))
             record = self._files.get(path)
             if record is None:
                 continue
             visible = self._visible(path, record)
             if visible or self._in_window(record):
-                by_path[path] = visible
+                paths[path] = visible
             for entry in visible:
                 entries[entry.id] = entry
-        self._by_path = by_path
-        self._entries = entries
+        self._by_path = self._by_path.evolve(paths, touched)
+        self._entries = self._entries.evolve(entries, gone)
 
     def _diff(self, before: Mapping[str, tuple[Entry, ...]], paths: set[str]) -> ChangeSet:
         added: set[str] = set()
@@ -292,49 +421,60 @@ class Store:
     def _reconcile(self, scans: dict[str, _Scan], *, forced: set[str], touched: set[str]) -> None:
         """Make the records under each scanned scope match its scan, reading new or changed files.
 
-        One pass over the known paths per batch, however many hints it holds.
+        The known paths each scope covers come from the sorted indexes, so a batch costs its
+        hints (and the files they name), not the number of files loaded.
         """
-        scopes = set(scans)
-
-        def covered(path: str) -> bool:
-            if "" in scopes or path in scopes:
-                return True
-            parts = path.split("/")
-            return any("/".join(parts[:depth]) in scopes for depth in range(1, len(parts)))
-
+        covered_files = {path for scope in scans for path in self._file_index.under(scope)}
+        covered_skips = {path for scope in scans for path in self._skip_index.under(scope)}
         found: dict[str, os.stat_result] = {}
         for scan in scans.values():
             found.update(scan.found)
-        files = dict(self._files)
-        skipped = {path: why for path, why in self._skipped.items() if not covered(path)}
+        new_skips: dict[str, str] = {}
         for scope, scan in scans.items():
-            skipped.update(scan.skipped)
+            new_skips.update(scan.skipped)
             if scan.overflow:
-                skipped[scope or "."] = (
+                new_skips[scope or "."] = (
                     f"{scan.overflow:,} more Markdown files not loaded (limit {MAX_FILES:,})"
                 )
-        for path in [path for path in files if covered(path) and path not in found]:
-            del files[path]
-            touched.add(path)
+        gone = covered_files - found.keys()
+        touched |= gone
+        new_files: dict[str, _File] = {}
         for path in sorted(found):
-            old = files.get(path)
+            old = self._files.get(path)
             signature = _signature(found[path])
             if old is not None and old.signature == signature and not (
                 path in forced and _racy(signature)
             ):
                 continue
             record = _File(signature, classify(path), None)
-            files[path] = record
             touched.add(path)
             if self._in_window(record):
                 result = self._read(path)
                 if isinstance(result, str):
-                    del files[path]
-                    skipped[path] = result
-                else:
-                    record.entries = result
+                    gone.add(path)
+                    new_skips[path] = result
+                    continue
+                record.entries = result
+            new_files[path] = record
+        files = self._files.evolve(new_files, gone)
+        skipped = self._skipped.evolve(new_skips, covered_skips)
+        if "" in scans:
+            self._file_index = _PathIndex(files)
+            self._skip_index = _PathIndex(skipped)
+        else:
+            self._sync_index(self._file_index, covered_files | found.keys(), files)
+            self._sync_index(self._skip_index, covered_skips | new_skips.keys(), skipped)
         self._files = files
         self._skipped = skipped
+
+    @staticmethod
+    def _sync_index(index: _PathIndex, candidates: set[str], current: Mapping[str, object]) -> None:
+        """Bring `index` in line with `current` for the paths one batch could have changed."""
+        for path in candidates:
+            if path in current:
+                index.add(path)
+            else:
+                index.discard(path)
 
     def _scan_scope(self, scope: str) -> _Scan:
         """What is on disk at one hinted path: a file, a folder to rescan, or nothing."""
