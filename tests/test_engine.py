@@ -168,3 +168,34 @@ def test_concurrent_searches_and_updates(memory_root: Path, today: dt.date) -> N
     for thread in threads:
         thread.join()
     assert failures == []
+
+
+def test_two_phase_load_browses_before_the_index(memory_root: Path, today: dt.date) -> None:
+    """load_store() alone answers browse queries; a query with words builds the index first."""
+    full = loaded(memory_root, today)
+    engine = Engine(memory_root, Config(), today=today, days=0)
+    engine.load_store()
+    assert not engine.index_ready
+    for query in ("", "source:daily", "after:2026-11-01"):
+        browsed, expected = engine.search(query), full.search(query)
+        assert [h.entry.id for h in browsed.hits] == [h.entry.id for h in expected.hits]
+    assert not engine.index_ready
+    for query in QUERIES:
+        same_results(engine.search(query), full.search(query))
+    assert engine.index_ready
+    engine.build_index()
+    assert engine.vocabulary_size == full.vocabulary_size
+
+
+def test_changes_between_the_two_phases(memory_root: Path, today: dt.date) -> None:
+    """A file changed after load_store() and before build_index() is indexed like a fresh load."""
+    engine = Engine(memory_root, Config(), today=today, days=0)
+    engine.load_store()
+    daily = memory_root / "memory/2026-11-20.md"
+    daily.write_text(daily.read_text() + "\n## 23:00 — Rollback\n\nDeploy rolled back.\n")
+    engine.apply_changes([daily])
+    engine.build_index()
+    fresh = loaded(memory_root, today)
+    assert len(engine) == len(fresh)
+    for query in QUERIES:
+        same_results(engine.search(query), fresh.search(query))

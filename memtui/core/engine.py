@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memtui.core.config import Config
-from memtui.core.index import Index
+from memtui.core.index import Index, build_main_segment
 from memtui.core.model import ChangeSet, Entry, Explanation, RankResult
 from memtui.core.query import Query, parse_query
 from memtui.core.rank import (
@@ -32,6 +32,10 @@ CONTEXT_CACHE_SIZE = 8
 small because a broad query's arrays are a few MB on a large corpus."""
 
 
+def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
+    return sorted(entries, key=lambda e: (e.path, e.line_start, e.id))
+
+
 class Engine:
     def __init__(
         self, root: Path, config: Config, *, today: dt.date, days: int | None = None
@@ -41,6 +45,9 @@ class Engine:
         self.store = Store(root, days=config.days if days is None else days, today=today)
         self.warnings: list[str] = []
         self._lock = threading.RLock()
+        self._build_lock = threading.Lock()
+        """Held for a whole index build, so a second caller waits for it instead of
+        building again."""
         self._index = Index()
         self._session_boosts: dict[str, float] = {}
         self._weights: dict[str, float] = dict(config.weights)
@@ -52,19 +59,47 @@ class Engine:
 
     def load(self) -> None:
         """Read the whole root and build the index."""
+        self.load_store()
+        self.build_index()
+
+    def load_store(self) -> None:
+        """Phase 1 of `load`: read the root and give entries slots. Browse searches (an empty
+        query, filters without excluded words) work right away; a query with words builds the
+        index first if `build_index` has not run."""
         with self._lock:
             self.store.load()
-            self._load(self.store.entries.values())
+            self._index.set_entries(_in_slot_order(self.store.entries.values()))
+            self._ranker.sync()
+            self._contexts = {}
+
+    def build_index(self) -> None:
+        """Phase 2 of `load`: build the postings (the slow part). The build runs outside the
+        engine lock, so browse searches and file changes proceed meanwhile; a no-op when the
+        index is already built."""
+        with self._build_lock:
+            with self._lock:
+                if self._index.built:
+                    return
+                generation = self._index.generation
+                entries = self._index.entries[: self._index.main_size]
+            segment, lengths = build_main_segment(entries)
+            with self._lock:
+                if self._index.generation == generation and not self._index.built:
+                    self._index.install_main(segment, lengths)
+                    self._ranker.sync()
+                    self._contexts = {}
+
+    @property
+    def index_ready(self) -> bool:
+        """True once queries with words can be answered without building the index first."""
+        return self._index.built
 
     def load_entries(self, entries: Iterable[Entry]) -> None:
         """Index entries made elsewhere (benchmarks, tests) instead of reading the root."""
         with self._lock:
-            self._load(entries)
-
-    def _load(self, entries: Iterable[Entry]) -> None:
-        self._index.rebuild(sorted(entries, key=lambda e: (e.path, e.line_start, e.id)))
-        self._ranker.sync()
-        self._contexts = {}
+            self._index.rebuild(_in_slot_order(entries))
+            self._ranker.sync()
+            self._contexts = {}
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-read the changed paths and update the index per file."""
@@ -141,6 +176,7 @@ class Engine:
         """Rank entries for `query` (empty = browse, newest first); raises QueryError."""
         start = time.perf_counter()
         parsed = parse_query(query)
+        self._ensure_index(parsed)
         with self._lock:
             context = self._context(parsed)
             unmatched = tuple(term.term for term in context.terms if term.matches == 0)
@@ -154,6 +190,7 @@ class Engine:
     def explain(self, entry_id: str, query: str) -> Explanation | None:
         """The explanation of one entry for `query`, ranked or not (None if no such entry)."""
         parsed = parse_query(query)
+        self._ensure_index(parsed)
         with self._lock:
             slot = self._index.slot_of.get(entry_id)
             if slot is None:
@@ -164,6 +201,12 @@ class Engine:
         if rank is not None and rank > 1:
             previous = context.slot_at_rank(rank - 1)
         return context.explain(slot, previous)
+
+    def _ensure_index(self, query: Query) -> None:
+        """Words (searched or excluded) need postings: build them now if phase 2 is pending."""
+        needs_postings = query.has_terms or query.excluded_terms or query.excluded_phrases
+        if needs_postings and not self._index.built:
+            self.build_index()
 
     def _context(self, query: Query) -> RankContext:
         context = self._contexts.get(query.text)

@@ -129,6 +129,19 @@ def _add_batch(
             + builder.add("body", files, first_slot))
 
 
+def build_main_segment(entries: Sequence[Entry]) -> tuple[Segment, FloatArray]:
+    """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time."""
+    builder = SegmentBuilder()
+    lengths: list[SmallArray] = []
+    file_tokens: dict[str, list[str]] = {}
+    for first in range(0, len(entries), BUILD_BATCH):
+        batch = list(entries[first : first + BUILD_BATCH])
+        lengths.append(_add_batch(builder, batch, first, file_tokens))
+    del file_tokens
+    segment = builder.build()
+    return segment, (np.concatenate(lengths) if lengths else np.zeros(0)).astype(np.float64)
+
+
 def variant_stem(term: str) -> str | None:
     """The term without a common English suffix, if what is left is long enough to mean it."""
     for suffix in _SUFFIXES:
@@ -333,6 +346,11 @@ class Index:
         self.generation = 0
         """Bumped when slots are renumbered (rebuild/compaction): per-slot arrays must be redone."""
         self._vocabulary_size = 0
+        self.built = True
+        """False between `set_entries` and `install_main`: term queries must wait."""
+        self.main_size = 0
+        """Slots `set_entries` handed out: the main segment covers exactly these (later slots
+        come from per-file updates and live in the delta)."""
         self.live_count = 0
         self.total_length = 0.0
 
@@ -340,6 +358,12 @@ class Index:
 
     def rebuild(self, entries: Iterable[Entry]) -> None:
         """Index `entries` from scratch (load, or compaction)."""
+        self.set_entries(entries)
+        self.install_main(*build_main_segment(self.entries[: self.main_size]))
+
+    def set_entries(self, entries: Iterable[Entry]) -> None:
+        """Give `entries` slots but no postings yet: browse mode works at once, term queries
+        need `install_main` (the two-phase load that lets the UI paint before indexing)."""
         self.entries = []
         self.slot_of = {}
         self.slots_of_path = {}
@@ -347,28 +371,30 @@ class Index:
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        builder = SegmentBuilder()
-        lengths: list[SmallArray] = []
-        file_tokens: dict[str, list[str]] = {}
-        batch: list[Entry] = []
         for entry in entries:
             self._claim_slot(entry)
-            batch.append(entry)
-            if len(batch) == BUILD_BATCH:
-                lengths.append(_add_batch(builder, batch, len(self.entries) - len(batch),
-                                          file_tokens))
-                batch = []
-        if batch:
-            lengths.append(_add_batch(builder, batch, len(self.entries) - len(batch),
-                                      file_tokens))
-        self.main = builder.build()
+        self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
         self.alive = np.ones(len(self.entries), dtype=bool)
-        self.lengths = (np.concatenate(lengths) if lengths else np.zeros(0)).astype(np.float64)
+        self.lengths = np.zeros(len(self.entries))
         self.live_count = len(self.entries)
-        self.total_length = float(self.lengths.sum())
+        self.total_length = 0.0
+        self.built = False
+        self.main_size = len(self.entries)
         self.generation += 1
+        self._refresh_vocabulary(main_changed=True)
+
+    def install_main(self, segment: Segment, lengths: FloatArray) -> None:
+        """Install postings built by `build_main_segment` from the entries of `set_entries`
+        (same generation). Slots changed meanwhile are dead or in the delta, so the build may
+        run outside the engine's lock."""
+        self.main = segment
+        self.lengths = self.lengths.copy()
+        self.lengths[: len(lengths)] = lengths
+        live = self.lengths if self.live_count == len(self.entries) else self.lengths[self.alive]
+        self.total_length = float(live.sum())
+        self.built = True
         self._refresh_vocabulary(main_changed=True)
 
     def replace_paths(self, entries_by_path: Mapping[str, Sequence[Entry]]) -> list[int]:
