@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import overload
 
 import pytest
 from hypothesis import given, settings
@@ -12,13 +14,13 @@ from hypothesis import strategies as st
 from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.config import Config
-from memtui.core.model import Factor
+from memtui.core.model import Factor, Hit
 from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
 from memtui.ui.filters import QueryFilters, split_query, with_filters
-from memtui.ui.render import bar, match_pattern, stacked_cells
+from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.screens.main import ChangeSet, change_notice
 from memtui.ui.themes import load_themes, shipped_theme_files
-from memtui.ui.widgets.results import ResultsList
+from memtui.ui.widgets.results import ResultsList, compact_path, path_column_width
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -132,9 +134,42 @@ def test_stacked_bar_never_exceeds_its_width(values: list[float], cells: int) ->
     factors = [Factor(name, "", v, 1.0, v / total * min(1.0, total))
                for name, v in zip(("relevance", "source", "recency", "position"), values,
                                   strict=True)]
-    split = stacked_cells(factors, cells)
+    split = stacked_cells(((f.name, f.contribution) for f in factors), cells)
     assert sum(count for _, count in split) <= cells
     assert all(count > 0 for _, count in split)
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "shown"),
+    [
+        ("16:30:00 UTC", "- **Deploy** finished\nmore", "16:30 UTC · Deploy finished"),
+        ("09:05", "\n\n## Standup notes", "09:05 · Standup notes"),
+        ("16:30:00 UTC", "", "16:30 UTC"),
+        ("Deploy at 16:30", "body", "Deploy at 16:30"),
+    ],
+)
+def test_time_only_titles_show_the_first_words_of_the_body(title: str, body: str,
+                                                           shown: str) -> None:
+    assert display_title(make_entry(1, title, body)) == shown
+
+
+@pytest.mark.parametrize(
+    ("path", "cells", "shown"),
+    [
+        ("memory/2026-11-21.md", 24, "memory/2026-11-21.md"),
+        ("a/very/deep/folder/notes.md", 24, "folder/notes.md"),
+        ("a/very/deep/long-folder-name/notes.md", 16, "notes.md"),
+        ("MEMORY.md", 24, "MEMORY.md"),
+    ],
+)
+def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(path: str, cells: int,
+                                                                      shown: str) -> None:
+    assert compact_path(path, cells) == shown
+
+
+def test_narrow_rows_drop_the_path_column_before_the_title() -> None:
+    assert path_column_width(40) == 0
+    assert 0 < path_column_width(100) <= 100 // 4
 
 
 @pytest.mark.parametrize(("fraction", "expected"), [(0, "    "), (1, "████"), (0.5, "██  ")])
@@ -162,8 +197,27 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
     """50,000 hits: set_hits and a repaint touch only what is on screen."""
     from textual.app import App, ComposeResult
 
-    entries = [make_entry(i, f"entry {i}", "body") for i in range(50_000)]
-    hits = [make_hit(i + 1, entry) for i, entry in enumerate(entries)]
+    built: list[int] = []
+
+    class LazyHits(Sequence[Hit]):
+        """50,000 hits built only when indexed, as the ranker's lazy result is."""
+
+        def __len__(self) -> int:
+            return 50_000
+
+        @overload
+        def __getitem__(self, index: int) -> Hit: ...
+        @overload
+        def __getitem__(self, index: slice) -> Sequence[Hit]: ...
+        def __getitem__(self, index: int | slice) -> Hit | Sequence[Hit]:
+            if isinstance(index, slice):
+                raise AssertionError("the list must not slice the whole result")
+            if not 0 <= index < 50_000:
+                raise IndexError(index)
+            built.append(index)
+            return make_hit(index + 1, make_entry(index, f"entry {index}", "body"))
+
+    hits = LazyHits()
 
     class Host(App[None]):
         def get_theme_variable_defaults(self) -> dict[str, str]:
@@ -185,12 +239,18 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
     async with app.run_test(size=(100, 20)) as pilot:
         results = app.query_one(ResultsList)
         results.row_segments = counting.__get__(results)  # type: ignore[method-assign]
-        results.set_hits(hits, keep_id="e40000")
+        results.set_hits(hits, keep_id="e400")
         await pilot.pause()
-        assert results.selected is not None and results.selected.entry.id == "e40000"
+        assert results.selected is not None and results.selected.entry.id == "e400"
         assert 0 < len(rendered) <= 3 * 20
         visible = results.rendered_rows()
-        assert any("entry 40000" in row for row in visible)
+        assert any("entry 400" in row for row in visible)
+        assert len(built) < 2_000, "the list walked far more hits than it shows"
+        built.clear()
+        results.set_hits(hits, keep_id="e40000")  # too deep to look for: no full walk
+        await pilot.pause()
+        assert results.selected is not None
+        assert len(built) < 2_000
 
 
 async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:

@@ -56,7 +56,8 @@ async def type_query(pilot: Pilot[object], app: MemtuiApp, text: str) -> None:
     for char in text:
         await pilot.press("space" if char == " " else char)
     await wait_until(pilot, lambda: screen.query_text == text
-                     and app.painted_generation >= screen.generation)
+                     and app.painted_generation >= screen.generation
+                     and not screen.detail_pending)
     await pilot.pause()
 
 

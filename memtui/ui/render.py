@@ -15,7 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
-from memtui.core.model import Entry, Explanation, Factor, Hit, Source, TermMatch
+from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line, visible
 
 FACTOR_ORDER = ("relevance", "source", "recency", "position")
@@ -39,6 +39,31 @@ def entry_date(entry: Entry) -> str:
     return entry.date.isoformat()
 
 
+_TIME_ONLY = re.compile(
+    r"^\s*(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?\s*$"
+)
+_LEADING_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+>]\s+|\d{1,9}[.)]\s+|\[[ xX]\]\s+)*")
+SNIPPET_CHARS = 120
+
+
+def display_title(entry: Entry) -> str:
+    """The title shown in the results list (one line, display only).
+
+    Daily templates often head each section with just a time (`## 16:30:00 UTC`), which says
+    nothing in a list: such a title becomes `16:30 UTC · <the body's first words>`.
+    """
+    title = one_line(entry.title or entry.file_name, 400)
+    timed = _TIME_ONLY.match(title)
+    if timed is None:
+        return title
+    clock = timed.group(1) + (f" {timed.group(2)}" if timed.group(2) else "")
+    for line in entry.body[:2000].splitlines():
+        words = _LEADING_MARKUP.sub("", line).replace("**", "").replace("`", "").strip()
+        if words:
+            return f"{clock} · {one_line(words, SNIPPET_CHARS)}"
+    return clock
+
+
 def citation(entry: Entry) -> str:
     return f"{entry.path}:{entry.line_start}"
 
@@ -58,18 +83,20 @@ def bar(fraction: float, cells: int) -> str:
     return text.ljust(cells)
 
 
-def stacked_cells(factors: Sequence[Factor], cells: int) -> list[tuple[str, int]]:
+def stacked_cells(contributions: Iterable[tuple[str, float]], cells: int) -> list[tuple[str, int]]:
     """Split `cells` among factors by contribution (largest remainder), scaled by their sum.
 
-    The bar's filled length is the base score; each factor gets its share in its colour.
+    Takes `Hit.contributions` pairs, not the explanation: this runs for every visible row and
+    the ranker can give contributions without building the whole explanation. The bar's filled
+    length is the base score; each factor gets its share in its colour.
     """
-    contributions = {f.name: max(0.0, f.contribution) for f in factors}
-    total = min(1.0, sum(contributions.values()))
+    positive = {name: max(0.0, value) for name, value in contributions}
+    summed = sum(positive.values())
+    total = min(1.0, summed)
     filled = round(total * cells)
     if filled == 0 or total <= 0:
         return []
-    exact = {name: value / sum(contributions.values()) * filled for name, value in
-             contributions.items()}
+    exact = {name: value / summed * filled for name, value in positive.items()}
     counts = {name: int(value) for name, value in exact.items()}
     leftover = filled - sum(counts.values())
     for name in sorted(exact, key=lambda n: exact[n] - counts[n], reverse=True)[:leftover]:
@@ -122,28 +149,49 @@ def _num(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
-def factor_rows(explanation: Explanation, *, raw_width: int = 40) -> list[Content]:
-    """One row per factor: name, raw → value × weight = contribution, and a bar."""
+COMPACT_BAR_CELLS = 6
+
+
+def factor_rows(explanation: Explanation, *, raw_width: int = 40,
+                compact: bool = False) -> list[Content]:
+    """One row per factor: name, raw → value × weight = contribution, and a bar.
+
+    Compact rows (the side panel) use tighter arithmetic and a shorter bar so the raw input
+    keeps its room, and show only the raw input's first clause when the whole does not fit.
+    """
     rows = []
     name_width = max((len(f.name) for f in explanation.factors), default=9)
+    times, equals = ("×", "=") if compact else (" × ", " = ")
+    cells = COMPACT_BAR_CELLS if compact else 10
     for factor in explanation.factors:
         style = FACTOR_STYLE.get(factor.name, "$primary")
+        raw = one_line(factor.raw, 400)
+        if compact and len(raw) > raw_width:
+            raw = raw.split(", ", 1)[0]
         rows.append(
             Content.assemble(
                 (factor.name.ljust(name_width), f"bold {style}"),
                 " ",
                 (f"{factor.value:.2f}", ""),
-                (" × ", "$muted"),
+                (times, "$muted"),
                 (f"{factor.weight:.2f}", ""),
-                (" = ", "$muted"),
+                (equals, "$muted"),
                 (f"{factor.contribution:.3f}", "bold"),
                 " ",
-                (bar(factor.contribution / max(factor.weight, 1e-9), 10), style),
+                (bar(factor.contribution / max(factor.weight, 1e-9), cells), style),
                 "  ",
-                (one_line(factor.raw, raw_width), "$muted"),
+                (one_line(raw, raw_width), "$muted"),
             )
         )
     return rows
+
+
+def factor_row_prefix(explanation: Explanation, *, compact: bool) -> int:
+    """Cells a factor row uses before its raw input (to give the raw text the rest)."""
+    name_width = max((len(f.name) for f in explanation.factors), default=9)
+    arithmetic = len("0.00×0.00=0.000") if compact else len("0.00 × 0.00 = 0.000")
+    cells = COMPACT_BAR_CELLS if compact else 10
+    return name_width + 1 + arithmetic + 1 + cells + 2
 
 
 def score_line(hit: Hit) -> Content:
@@ -226,15 +274,18 @@ def gap_row(hit: Hit, previous: Hit | None) -> Content | None:
     return Content.assemble(*pieces)
 
 
-def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool) -> Content:
-    """The whole 'why' panel for one hit, compact or expanded."""
+def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0) -> Content:
+    """The whole 'why' panel for one hit, compact or expanded; `width` (cells, 0 = unknown)
+    lets the raw inputs use the panel's whole width."""
     explanation = hit.explanation
+    prefix = factor_row_prefix(explanation, compact=not expanded)
+    raw_width = width - prefix if width >= prefix + 12 else (60 if expanded else 28)
     lines: list[Content] = [score_line(hit)]
     if expanded:
         name_width = max((len(f.name) for f in explanation.factors), default=9)
         lines.append(Content.styled(
             f"{'factor':<{name_width}} val    wt     part  {'':10}  input", "$muted"))
-    lines += factor_rows(explanation, raw_width=60 if expanded else 28)
+    lines += factor_rows(explanation, raw_width=raw_width, compact=not expanded)
     if explanation.terms:
         lines.append(Content.styled("matched terms", "bold $secondary") if expanded else
                      Content(""))

@@ -21,7 +21,13 @@ from textual.strip import Strip
 
 from memtui.core.model import Hit, Source
 from memtui.core.sanitize import one_line
-from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, entry_date, stacked_cells
+from memtui.ui.render import (
+    BAR_CELLS,
+    SOURCE_LABEL,
+    display_title,
+    entry_date,
+    stacked_cells,
+)
 from memtui.ui.widgets.lines import set_virtual_size
 
 
@@ -32,6 +38,36 @@ def fit(text: str, cells: int) -> str:
     if cell_len(text) > cells:
         return set_cell_size(text, cells - 1) + "…"
     return set_cell_size(text, cells)
+
+
+def path_column_width(room: int) -> int:
+    """Cells for the path column given the row's free room; 0 hides it (the title comes first)."""
+    if room < 64:
+        return 0
+    return min(24, room // 4)
+
+
+def compact_path(path: str, cells: int) -> str:
+    """The file name, with its parent folder in front when both fit in `cells`."""
+    parts = one_line(path, 400).replace("\\", "/").rsplit("/", 2)
+    name = parts[-1]
+    if len(parts) >= 2 and parts[-2]:
+        with_parent = f"{parts[-2]}/{name}"
+        if cell_len(with_parent) <= cells:
+            return with_parent
+    return name
+
+
+KEEP_SEARCH_DEPTH = 500
+"""How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
+
+
+def find_entry(hits: Sequence[Hit], entry_id: str) -> int | None:
+    """Position of `entry_id` among the first KEEP_SEARCH_DEPTH hits, or None."""
+    for position in range(min(len(hits), KEEP_SEARCH_DEPTH)):
+        if hits[position].entry.id == entry_id:
+            return position
+    return None
 
 
 _NOTHING_ANNOUNCED = "\0"
@@ -105,7 +141,7 @@ class ResultsList(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.hits: tuple[Hit, ...] = ()
+        self.hits: Sequence[Hit] = ()
         self.cursor = 0
         self._announced: str | None = _NOTHING_ANNOUNCED
         self.moved_by_user = False
@@ -123,18 +159,18 @@ class ResultsList(ScrollView, can_focus=True):
         return None
 
     def set_hits(self, hits: Sequence[Hit], *, keep_id: str | None) -> None:
-        """Show new hits; the cursor stays on `keep_id` if it is still there, else rank 1."""
-        self.hits = tuple(hits)
+        """Show new hits; the cursor stays on `keep_id` if it is near the top, else rank 1.
+
+        `hits` may be lazy (built only when indexed): this never walks all of it, so showing
+        50,000 matches costs what the visible rows cost.
+        """
+        self.hits = hits
         self._strips.clear()
         index = 0
         if keep_id is not None:
-            for position, hit in enumerate(self.hits):
-                if hit.entry.id == keep_id:
-                    index = position
-                    break
-            else:
-                index = min(self.cursor, max(0, len(self.hits) - 1))
-        set_virtual_size(self, Size(self.size.width, len(self.hits)))
+            found = find_entry(hits, keep_id)
+            index = found if found is not None else min(self.cursor, max(0, len(hits) - 1))
+        set_virtual_size(self, Size(self.size.width, len(hits)))
         self.cursor = index
         self._announced = _NOTHING_ANNOUNCED
         self._scroll_cursor_into_view(center=keep_id is not None)
@@ -266,7 +302,7 @@ class ResultsList(ScrollView, can_focus=True):
         add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
         add(f"{hit.score:.2f} ", style("results--score"))
         used = 0
-        for name, cells in stacked_cells(hit.explanation.factors, BAR_CELLS):
+        for name, cells in stacked_cells(hit.contributions, BAR_CELLS):
             add("▆" * cells, style(f"results--{name}"))
             used += cells
         add("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"))
@@ -276,11 +312,10 @@ class ResultsList(ScrollView, can_focus=True):
         meta_width = len(date) + 1 + len(badge) + 1
         show_meta = width - fixed - meta_width >= 16
         room = width - fixed - (meta_width if show_meta else 0)
-        path_width = min(32, room - 24) if show_meta else 0
-        show_path = path_width >= 12
-        title_width = max(4, room - (path_width + 1 if show_path else 0) - 1)
-        title = one_line(entry.title or entry.file_name, 400)
-        suffix = "" if show_path else f" · {one_line(entry.file_name, 80)}"
+        path_width = path_column_width(room) if show_meta else 0
+        title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
+        title = display_title(entry)
+        suffix = "" if path_width else f" · {one_line(entry.file_name, 80)}"
         title_cells = cell_len(title)
         if title_cells >= title_width:
             title, suffix = set_cell_size(title, title_width - 1) + "…", ""
@@ -295,11 +330,8 @@ class ResultsList(ScrollView, can_focus=True):
             add(date + " ", style("results--date"))
             source_class = entry.source.value if isinstance(entry.source, Source) else "note"
             add(badge + " ", style(f"results--{source_class}"))
-        if show_path:
-            path = one_line(entry.path, 400)
-            if cell_len(path) > path_width:
-                path = "…" + path[-(path_width - 1):]
-            add(set_cell_size(path, path_width), style("results--path"))
+        if path_width:
+            add(fit(compact_path(entry.path, path_width), path_width), style("results--path"))
         return segments
 
     def _base_style(self) -> Style:
