@@ -1,11 +1,12 @@
-"""Invariants of parsing, on arbitrary input: never raise, ranges inside the file, no overlaps."""
+"""Invariants of parsing, on arbitrary input: never raise, ranges inside the file, no overlaps,
+and the cheap entry count always agrees with the parse."""
 
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.core.parse import parse_file
+from memtui.core.parse import count_entries, parse_file
 from memtui.core.text import BinaryFile, decode, line_count
 
 PATHS = st.sampled_from(
@@ -36,6 +37,7 @@ def check_invariants(path: str, text: str) -> None:
         assert (entry.position, entry.count) == (position, len(entries))
         assert "\x1b" not in entry.title + entry.body + "".join(entry.heading_path)
     assert len({entry.id for entry in entries}) == len(entries)
+    assert count_entries(path, text) == len(entries)  # the window's cheap count agrees
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -80,6 +80,17 @@ def test_hidden_count_follows_changes(memory_root: Path) -> None:
     assert store.hidden_by_window == 2
 
 
+def test_counting_hidden_entries_skips_an_old_binary_note(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory/2026-01-01.md").write_bytes(b"## a\n\x00\x01")
+    (tmp_path / "memory/2026-01-02.md").write_text("# 2026-01-02\n\n## a\n\nx\n\n## b\n")
+    store = loaded(tmp_path, days=30)
+    assert store.skipped == ()
+    assert store.hidden_by_window == 2
+    assert "binary" in reasons(store)["memory/2026-01-01.md"]
+    assert store.set_window(0).paths == ("memory/2026-01-02.md",)
+
+
 def test_history_is_windowed_per_entry(tmp_path: Path) -> None:
     (tmp_path / "HISTORY.md").write_text(
         "[2026-11-20 10:00] recent\n\n[2026-09-01 10:00] old\n\n[2026-11-01] also recent\n"

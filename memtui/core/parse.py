@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+import functools
 import hashlib
 import re
 from collections import Counter
@@ -114,14 +115,18 @@ def _stem(name: str) -> str:
     return name
 
 
+@functools.lru_cache(maxsize=4096)
 def _make_date(year: str, month: str, day: str) -> dt.date | None:
+    """Cached: dates repeat across entries, and one shared object per day saves memory."""
     try:
         return dt.date(int(year), int(month), int(day))
     except ValueError:
         return None
 
 
+@functools.lru_cache(maxsize=4096)
 def _make_time(hour: str | None, minute: str | None, second: str | None = None) -> dt.time | None:
+    """Cached like `_make_date`: one shared object per time of day."""
     if hour is None or minute is None:
         return None
     try:
@@ -160,7 +165,7 @@ def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Heading:
     line: int
     """0-based line index."""
@@ -307,6 +312,10 @@ class _FileParser:
         )
 
     def parse(self) -> list[Entry]:
+        return self._entries(self.segments())
+
+    def segments(self) -> list[_Segment]:
+        """The file's future entries as line ranges (the costly per-entry work is not done)."""
         lines = self.lines
         body_first = self.frontmatter.body_start
         last = len(lines) - 1
@@ -348,7 +357,7 @@ class _FileParser:
         elif self._has_content(region_start, last, rules) or title:
             segments.append(self._preamble(title, region_start, last, rules))
         self._distinguish_duplicates(segments)
-        return self._entries(self._fold(segments))
+        return self._fold(segments)
 
     def _opens_with_bracket(self, structure: _Structure, start: int, rules: set[int]) -> bool:
         first = self._skip_blank(start, len(self.lines) - 1, rules)
@@ -507,24 +516,27 @@ class _FileParser:
     def _when(
         self, segment: _Segment
     ) -> tuple[dt.date | None, dt.time | None, DateOrigin]:
+        """Date, time and where they came from; each source is looked at only when needed."""
         kind = self.kind
-        heading_text = segment.heading.text if segment.heading else ""
-        body_line = self._first_body_line(segment)
-        stamp = _TIMESTAMP_LINE.match(body_line) if body_line is not None else None
-        line_time = _make_time(*stamp.groups()[3:]) if stamp else None
-        time_of_day = (
-            self._heading_time(heading_text) or line_time or self._labelled_time(segment)
-        )
         if segment.bracket is not None:
             groups = segment.bracket.groups()
             day = _make_date(*groups[:3])
             if day:
                 return day, _make_time(groups[3], groups[4]), DateOrigin.BRACKET
-        if kind.source is Source.DAILY and kind.date:
-            return kind.date, time_of_day or kind.time or self.title_time, DateOrigin.FILENAME
+        heading_text = segment.heading.text if segment.heading else ""
+        heading_time = self._heading_time(heading_text)
+        daily_day = kind.date if kind.source is Source.DAILY else None
+        if daily_day and heading_time:
+            return daily_day, heading_time, DateOrigin.FILENAME
+        body_line = self._first_body_line(segment)
+        stamp = _TIMESTAMP_LINE.match(body_line) if body_line is not None else None
+        line_time = _make_time(*stamp.groups()[3:]) if stamp else None
+        if daily_day:
+            time_of_day = line_time or self._labelled_time(segment) or kind.time
+            return daily_day, time_of_day or self.title_time, DateOrigin.FILENAME
         heading_day = self._heading_date(heading_text)
         if heading_day:
-            return heading_day, self._heading_time(heading_text) or line_time, DateOrigin.HEADING
+            return heading_day, heading_time or line_time, DateOrigin.HEADING
         if stamp:
             day = _make_date(*stamp.groups()[:3])
             if day:
@@ -578,9 +590,9 @@ class _FileParser:
             path = segment.heading_path
             occurrence = occurrences.get(path, 0)
             occurrences[path] = occurrence + 1
-            body_lines = self.lines[segment.body_start : segment.end + 1]
-            while body_lines and _is_blank(body_lines[0]):
-                body_lines.pop(0)
+            body_start = segment.body_start
+            while body_start <= segment.end and _is_blank(self.lines[body_start]):
+                body_start += 1
             day, time_of_day, origin = self._when(segment)
             entries.append(
                 Entry(
@@ -589,7 +601,7 @@ class _FileParser:
                     source=kind.source,
                     title=visible(segment.title) or "(untitled)",
                     heading_path=path,
-                    body="\n".join(body_lines),
+                    body="\n".join(self.lines[body_start : segment.end + 1]),
                     line_start=segment.start + 1,
                     line_end=segment.end + 1,
                     date=day,
@@ -609,3 +621,12 @@ class _FileParser:
 def parse_file(rel_path: str, text: str, *, warnings: tuple[str, ...] = ()) -> list[Entry]:
     """Split one decoded file into entries (pure: no IO). `rel_path` is POSIX, root-relative."""
     return _FileParser(rel_path, text, warnings).parse()
+
+
+def count_entries(rel_path: str, text: str) -> int:
+    """How many entries `parse_file` would make of this text, without building them.
+
+    The date window counts the entries of old daily notes it hides; this is the same split,
+    minus dates, bodies, ids and titles.
+    """
+    return len(_FileParser(rel_path, text, ()).segments())

