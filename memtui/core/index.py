@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +35,7 @@ from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens, is_cjk, phrase_ke
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 SmallArray = npt.NDArray[np.int32]
+ScalarT = TypeVar("ScalarT", bound=np.generic)
 
 HEADING_WEIGHT = 2.0
 """A heading occurrence counts as this many body occurrences."""
@@ -124,9 +127,11 @@ def _add_batch(
         if found is None:
             found = file_tokens[entry.path] = [*file_words(entry), TEXT_SEPARATOR]
         files.extend(found)
-    return (builder.add("heading", headings, first_slot)
-            + builder.add("body", bodies, first_slot)
-            + builder.add("body", files, first_slot))
+    lengths = (builder.add("heading", headings, first_slot)
+               + builder.add("body", bodies, first_slot)
+               + builder.add("body", files, first_slot))
+    builder.flush()
+    return lengths
 
 
 def build_main_segment(entries: Sequence[Entry]) -> tuple[Segment, FloatArray]:
@@ -173,24 +178,29 @@ class Segment:
 
 
 class SegmentBuilder:
-    """Collects (word, slot) pairs per field as int32 token ids, then builds a Segment.
+    """Collects (word, slot) postings as int32 arrays, then builds a Segment.
 
     Token strings live only for one batch: each is mapped to a provisional id (order of first
-    appearance, assigned by a C-level defaultdict counter) and dropped. At the end numpy
-    renumbers ids into sorted word order and counts the (word, slot) pairs with one sort.
-    Pair order does not matter, so a field may be fed in several passes (text, file words).
+    appearance, assigned by a C-level defaultdict counter) and dropped. `flush` counts a
+    batch's (word, slot, field) triples with one small sort, so only distinct postings are
+    kept (about 60% of the tokens); `build` renumbers ids into sorted word order and places
+    each batch's postings with a counting sort (no global sort, no int64 copies). Batches must
+    be flushed in increasing slot order; order within a batch does not matter, so a field may
+    be fed in several passes (text, file words).
     """
 
     def __init__(self) -> None:
         self._ids: defaultdict[str, int] = defaultdict(count().__next__)
         self._separator = self._ids[TEXT_SEPARATOR]
-        self._pairs: dict[str, tuple[list[SmallArray], list[SmallArray]]] = {
-            "heading": ([], []), "body": ([], []),
-        }
+        self._pending: list[tuple[SmallArray, SmallArray, int]] = []
+        self._postings: tuple[array[int], ...] = tuple(array("i") for _ in range(4))
+        """Provisional word ids, slots, heading counts, body counts of flushed batches, in
+        growable C buffers (reallocated in place, returned whole to the OS when freed)."""
+        self._batch_sizes: list[int] = []
 
     def add(self, field: str, flat_tokens: list[str], first_slot: int) -> SmallArray:
-        """Add `batch_tokens`-shaped tokens of consecutive slots from `first_slot`; returns
-        each slot's token count."""
+        """Add `batch_tokens`-shaped tokens of consecutive slots from `first_slot` to the
+        current batch; returns each slot's token count."""
         word_ids = np.array(list(map(self._ids.__getitem__, flat_tokens)), dtype=np.int32)
         is_separator = word_ids == self._separator
         ends = np.flatnonzero(is_separator)
@@ -198,54 +208,82 @@ class SegmentBuilder:
         slots = np.repeat(np.arange(first_slot, first_slot + len(ends), dtype=np.int32),
                           per_slot)
         keep = ~is_separator
-        word_chunks, slot_chunks = self._pairs[field]
-        word_chunks.append(word_ids[keep])
-        slot_chunks.append(slots[keep])
+        self._pending.append((word_ids[keep], slots[keep], 0 if field == "heading" else 1))
         return per_slot - 1
 
+    def flush(self) -> None:
+        """Count the current batch's postings (heading and body occurrences per word, slot)."""
+        if not self._pending:
+            return
+        word_ids = np.concatenate([words for words, _, _ in self._pending]).astype(np.int64)
+        slots = np.concatenate([slots for _, slots, _ in self._pending])
+        fields = np.concatenate([np.full(len(words), bit, dtype=np.int64)
+                                 for words, _, bit in self._pending])
+        self._pending = []
+        if len(word_ids) == 0:
+            return
+        lowest = int(slots.min())
+        span = int(slots.max()) - lowest + 1
+        keys = ((word_ids * span + (slots - lowest)) << 1) | fields
+        keys.sort()
+        field_keys, field_counts = _count_sorted(keys)
+        pair_keys, starts = _runs(field_keys >> 1)
+        totals = np.add.reduceat(field_counts, starts)
+        heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
+        self._batch_sizes.append(len(pair_keys))
+        words, chunk_slots, headings, bodies = self._postings
+        words.frombytes((pair_keys // span).astype(np.int32).tobytes())
+        chunk_slots.frombytes((pair_keys % span + lowest).astype(np.int32).tobytes())
+        headings.frombytes(heading.tobytes())
+        bodies.frombytes((totals - heading).astype(np.int32).tobytes())
+
     def build(self) -> Segment:
+        self.flush()
         provisional = list(self._ids)
         del self._ids
         order = sorted(range(1, len(provisional)), key=provisional.__getitem__)
         vocabulary = [provisional[at] for at in order]
         del provisional
-        sorted_id = np.zeros(len(order) + 1, dtype=np.int64)
-        sorted_id[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
-        heading_words, heading_slots = self._pairs["heading"]
-        body_words, body_slots = self._pairs["body"]
-        span = 1 + max((int(chunk.max()) for chunk in heading_slots + body_slots if len(chunk)),
-                       default=0)
-        size = sum(len(chunk) for chunk in heading_words + body_words)
-        keys = np.empty(size, dtype=np.int64)
-        offset = 0
-        for field_bit, (word_chunks, slot_chunks) in enumerate(
-            (self._pairs["heading"], self._pairs["body"])
-        ):
-            while word_chunks:
-                word_ids, slots = word_chunks.pop(), slot_chunks.pop()
-                part = keys[offset : offset + len(word_ids)]
-                np.take(sorted_id, word_ids, out=part)
-                part *= span
-                part += slots
-                part <<= 1
-                part |= field_bit
-                offset += len(word_ids)
-        keys.sort()
-        field_keys, field_counts = _count_sorted(keys)
-        del keys
-        pairs, starts = _distinct_sorted(field_keys >> 1)
-        totals = np.add.reduceat(field_counts, starts) if len(starts) else field_counts
-        heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
+        sorted_id = np.zeros(len(order) + 1, dtype=np.int32)
+        sorted_id[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
+        words, slots, headings, bodies = (
+            np.frombuffer(buffer, dtype=np.int32) for buffer in self._postings
+        )
+        self._postings = ()
+        np.take(sorted_id, words, out=words)
         ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(pairs // span, minlength=len(vocabulary)), out=ptr[1:])
+        np.cumsum(np.bincount(words, minlength=len(vocabulary)), out=ptr[1:])
+        docs = np.empty(len(words), dtype=np.int32)
+        heading = np.empty(len(words), dtype=np.int32)
+        body = np.empty(len(words), dtype=np.int32)
+        next_free = ptr[:-1].copy()
+        offset = 0
+        for size in self._batch_sizes:
+            batch = slice(offset, offset + size)
+            destination = _scatter_positions(words[batch], next_free)
+            docs[destination] = slots[batch]
+            heading[destination] = headings[batch]
+            body[destination] = bodies[batch]
+            offset += size
         return Segment(
             words=vocabulary,
             word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
             ptr=ptr,
-            docs=(pairs % span).astype(np.int32),
+            docs=docs,
             heading=heading,
-            body=(totals - heading).astype(np.int32),
+            body=body,
         )
+
+
+def _scatter_positions(words: SmallArray, next_free: IntArray) -> IntArray:
+    """Where a batch's postings go in the word-ordered arrays (a counting sort): the batch
+    holds each word's postings contiguously, slots ascending, after those of earlier batches."""
+    runs, starts = _runs(words)
+    lengths = np.diff(starts, append=len(words))
+    within = np.arange(len(words)) - np.repeat(starts, lengths)
+    destination = next_free[words] + within
+    next_free[runs] += lengths
+    return destination
 
 
 def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segment:
@@ -257,8 +295,9 @@ def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segm
     return builder.build()
 
 
-def _distinct_sorted(ordered: IntArray) -> tuple[IntArray, IntArray]:
-    """Distinct values of a sorted array and where each run starts."""
+def _runs(ordered: npt.NDArray[ScalarT]) -> tuple[npt.NDArray[ScalarT], IntArray]:
+    """The value of each run of equal values and where the run starts (for a sorted array:
+    its distinct values)."""
     if len(ordered) == 0:
         return ordered.copy(), np.zeros(0, dtype=np.int64)
     boundary = np.empty(len(ordered), dtype=bool)
@@ -270,7 +309,7 @@ def _distinct_sorted(ordered: IntArray) -> tuple[IntArray, IntArray]:
 
 def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
     """Distinct values of a sorted array and how often each occurs."""
-    distinct, starts = _distinct_sorted(ordered)
+    distinct, starts = _runs(ordered)
     counts = np.diff(starts, append=len(ordered)).astype(np.int32)
     return distinct, counts
 
