@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.core.parse import count_entries, parse_file
+from memtui.core.parse import _display_safe, count_entries, parse_file
+from memtui.core.sanitize import visible
 from memtui.core.text import BinaryFile, decode, line_count
 
 PATHS = st.sampled_from(
@@ -60,3 +61,9 @@ def test_arbitrary_bytes(path: str, data: bytes) -> None:
     except BinaryFile:
         return
     check_invariants(path, decoded.text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=0x7F)) | st.text())
+def test_the_ascii_fast_path_equals_visible(text: str) -> None:
+    assert _display_safe(text) == visible(text)
