@@ -88,6 +88,7 @@ class Engine:
                     self._index.install_main(segment, lengths)
                     self._ranker.sync()
                     self._contexts = {}
+            self._index.prepare_fuzzy()
 
     @property
     def index_ready(self) -> bool:

@@ -377,8 +377,9 @@ class Index:
         self.main: Segment = EMPTY_SEGMENT
         self.delta: Segment = EMPTY_SEGMENT
         self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
-        self._main_buckets: dict[tuple[str, int], list[str]] | None = None
-        """Built on the first fuzzy lookup, not at load (most sessions type few typos)."""
+        self._main_buckets: tuple[Segment, dict[tuple[str, int], list[str]]] | None = None
+        """Fuzzy candidate pools of a main segment: built by `prepare_fuzzy` (the engine calls
+        it after a load, outside its lock) or on the first fuzzy lookup after a compaction."""
         self._delta_buckets: dict[tuple[str, int], list[str]] = {}
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
@@ -502,8 +503,6 @@ class Index:
     def _refresh_vocabulary(self, *, main_changed: bool) -> None:
         """Fuzzy buckets for main (rebuilt only with main) and delta; bump the version."""
         self._refresh_paths()
-        if main_changed:
-            self._main_buckets = None
         self._delta_buckets = _buckets(self.delta.words)
         main = self.main
         self._vocabulary_size = len(main.words) + sum(
@@ -577,6 +576,16 @@ class Index:
         ) / segment.word_lengths[lo:hi]
         return [(segment, start, end, credits)]
 
+    def prepare_fuzzy(self) -> dict[tuple[str, int], list[str]]:
+        """The main segment's fuzzy buckets, built if missing. Safe to call without the
+        engine lock: the result is keyed by the (immutable) segment it was built from."""
+        main = self.main
+        prepared = self._main_buckets
+        if prepared is None or prepared[0] is not main:
+            prepared = (main, _buckets(main.words))
+            self._main_buckets = prepared
+        return prepared[1]
+
     def fuzzy_words(self, term: str, cutoff: float = FUZZY_CUTOFF) -> dict[str, float]:
         """Vocabulary words within OSA similarity `cutoff` of `term`.
 
@@ -586,12 +595,11 @@ class Index:
         to a few hundred comparisons on a large vocabulary.
         """
         spread = 1 if len(term) <= 5 else 2
-        if self._main_buckets is None:
-            self._main_buckets = _buckets(self.main.words)
+        main_buckets = self.prepare_fuzzy()
         candidates: list[str] = []
         for first in dict.fromkeys(term[:2]):
             for length in range(len(term) - spread, len(term) + spread + 1):
-                candidates.extend(self._main_buckets.get((first, length), ()))
+                candidates.extend(main_buckets.get((first, length), ()))
                 candidates.extend(self._delta_buckets.get((first, length), ()))
         candidates = list(dict.fromkeys(candidates))
         found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
