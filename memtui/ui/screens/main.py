@@ -134,6 +134,10 @@ class MainScreen(Screen[None]):
         self._shown: tuple[Entry, str | None, bool] | None = None
         self._detail_timer: Timer | None = None
         self._defer_detail = False
+        self._heap_unsettled = False
+        """New long-lived data (a load, applied changes): settle the heap after the next paint."""
+        self._detail_owed = False
+        """The panes skipped a selection while typing and still have to show the current one."""
 
     @property
     def memtui(self) -> MemtuiApp:
@@ -207,7 +211,7 @@ class MainScreen(Screen[None]):
 
     def _loaded(self, engine: Engine, elapsed_ms: float) -> None:
         self.engine = engine
-        settle_heap()
+        self._heap_unsettled = True
         self.engine_loading = False
         self.memtui.load_ms = elapsed_ms
         for warning in engine.warnings[:3]:
@@ -247,6 +251,8 @@ class MainScreen(Screen[None]):
         if generation != self.generation:
             return
         self._set_status(Content.styled("query error", "bold $error"))
+        if self._detail_owed:
+            self._show_selected()
         self._banner(f"Query: {message}", severity="warning")
         self.query_error = True
 
@@ -269,6 +275,9 @@ class MainScreen(Screen[None]):
     def _painted(self, generation: int) -> None:
         self.painted_generation = max(self.painted_generation, generation)
         self.memtui.results_painted(generation, self._search_started)
+        if self._heap_unsettled:
+            self._heap_unsettled = False
+            settle_heap()
 
     @on(Input.Changed, "#query")
     def _query_changed(self, event: Input.Changed) -> None:
@@ -276,6 +285,11 @@ class MainScreen(Screen[None]):
             return
         self.query_text = event.value
         self.query_one(ResultsList).moved_by_user = False
+        if self._detail_timer is not None:
+            # Still typing: the panes wait for this keystroke's top hit instead.
+            self._detail_timer.stop()
+            self._detail_timer = None
+            self._detail_owed = True
         self.request_search(keep_selection=False)
 
     @on(Input.Submitted, "#query")
@@ -304,13 +318,14 @@ class MainScreen(Screen[None]):
     @property
     def detail_pending(self) -> bool:
         """True while the entry and breakdown panes still show an earlier selection."""
-        return self._detail_timer is not None
+        return self._detail_timer is not None or self._detail_owed
 
     @on(ResultsList.Chosen)
     def _chosen(self) -> None:
         self.query_one(EntryView).focus()
 
     def _show_selected(self) -> None:
+        self._detail_owed = False
         if self._detail_timer is not None:
             self._detail_timer.stop()
             self._detail_timer = None
@@ -505,7 +520,7 @@ class MainScreen(Screen[None]):
         self.memtui.changes_applied += 1
         if changes.empty:
             return
-        settle_heap()
+        self._heap_unsettled = True
         notice = change_notice(changes)
         if notice:
             self.app.notify(notice, timeout=3, markup=False)

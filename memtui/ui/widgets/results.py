@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from memtui.core.model import Hit, Source
+from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui.render import (
     BAR_CELLS,
@@ -57,6 +57,10 @@ def compact_path(path: str, cells: int) -> str:
             return with_parent
     return name
 
+
+RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int]
+"""Entry, rank, score, contributions, number of hits (rank width), is cursor, width. The entry
+itself, not its id: an edited entry keeps its id and must not show its old title."""
 
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
@@ -146,8 +150,9 @@ class ResultsList(ScrollView, can_focus=True):
         self._announced: str | None = _NOTHING_ANNOUNCED
         self.moved_by_user = False
         """True once the user moved the cursor since the last query edit."""
-        self._strips: dict[tuple[int, bool, int], Strip] = {}
-        """Rendered rows by (index, is cursor, width); a layout pass repaints from here."""
+        self._strips: dict[RowKey, Strip] = {}
+        """Rendered rows by everything a row shows. Kept across reranks: typing a word's next
+        letter usually keeps most visible rows as they were, and those are not rebuilt."""
         self._styles: dict[str, Style] = {}
 
     # --- data ---------------------------------------------------------------------------------
@@ -165,7 +170,6 @@ class ResultsList(ScrollView, can_focus=True):
         50,000 matches costs what the visible rows cost.
         """
         self.hits = hits
-        self._strips.clear()
         index = 0
         if keep_id is not None:
             found = find_entry(hits, keep_id)
@@ -274,12 +278,14 @@ class ResultsList(ScrollView, can_focus=True):
         base = self._base_style()
         if not 0 <= index < len(self.hits):
             return Strip.blank(width, base)
-        key = (index, index == self.cursor, width)
+        hit = self.hits[index]
+        cursor = index == self.cursor
+        key = (hit.entry, hit.rank, hit.score, hit.contributions, len(self.hits), cursor, width)
         strip = self._strips.get(key)
         if strip is None:
-            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor)
+            segments = self.row_segments(hit, width, cursor=cursor)
             strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
-            if len(self._strips) > 1000:
+            if len(self._strips) > 2000:
                 self._strips.clear()
             self._strips[key] = strip
         return strip
