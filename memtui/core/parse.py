@@ -128,18 +128,16 @@ def _stem(name: str) -> str:
     return name
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _make_date(year: str, month: str, day: str) -> dt.date | None:
-    """Cached: dates repeat across entries, and one shared object per day saves memory."""
+    """Cached: a day recurs across entries, and one shared object per day saves memory."""
     try:
         return dt.date(int(year), int(month), int(day))
     except ValueError:
         return None
 
 
-@functools.lru_cache(maxsize=4096)
 def _make_time(hour: str | None, minute: str | None, second: str | None = None) -> dt.time | None:
-    """Cached like `_make_date`: one shared object per time of day."""
     if hour is None or minute is None:
         return None
     try:
