@@ -297,19 +297,22 @@ class _FileParser:
                     return _make_date(*match.groups()[:3]), _make_time(*match.groups()[3:])
         return None, None
 
-    def _is_rule_or_blank(self, index: int, rules: set[int]) -> bool:
-        return index in rules or _is_blank(self.lines[index])
+    # The three helpers below inline "a rule or a blank line" (`i in rules or not
+    # lines[i].strip()`): they run for every section of every file.
 
     def _has_content(self, start: int, end: int, rules: set[int]) -> bool:
-        return any(not self._is_rule_or_blank(i, rules) for i in range(start, end + 1))
+        lines = self.lines
+        return any(i not in rules and lines[i].strip() for i in range(start, end + 1))
 
     def _trim_end(self, start: int, end: int, rules: set[int]) -> int:
-        while end > start and self._is_rule_or_blank(end, rules):
+        lines = self.lines
+        while end > start and (end in rules or not lines[end].strip()):
             end -= 1
         return end
 
     def _skip_blank(self, start: int, end: int, rules: set[int]) -> int:
-        while start < end and self._is_rule_or_blank(start, rules):
+        lines = self.lines
+        while start < end and (start in rules or not lines[start].strip()):
             start += 1
         return start
 
@@ -397,7 +400,7 @@ class _FileParser:
                 following = splitters[split_index] if split_index < len(splitters) else None
                 next_line = following.line - 1 if following else last
                 end = self._trim_end(heading.line, next_line, rules)
-                path = tuple(h.text for h in chain)
+                path = tuple([h.text for h in chain])
                 segments.append(
                     _Segment(heading.line, heading.line + 1, end, path, heading.text, heading)
                 )

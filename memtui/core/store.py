@@ -16,9 +16,9 @@ cannot raise RecursionError) capped at 64 levels. Decisions:
   "racy" rule); folder hints re-read only files whose signature changed.
 * A file is read up to 4 MiB; a longer one keeps what was read and its last entry says so.
 * The window hides daily notes dated before `today - days` (0 = no window) without reading
-  them; `hidden_by_window` counts their entries lazily, on first use. `HISTORY.md` is windowed
-  per entry (it is one long append-only daily log). Long-term files, notes and undated daily
-  notes always load.
+  them; `hidden_by_window` counts their entries lazily, on first use, with the parser's split
+  alone (`count_entries`: no entries are built). `HISTORY.md` is windowed per entry (it is one
+  long append-only daily log). Long-term files, notes and undated daily notes always load.
 
 Every mutation builds new immutable snapshots and swaps them in, so readers on other threads
 always see a consistent version (the engine serialises `apply_changes`/`set_window` itself). A
