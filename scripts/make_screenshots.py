@@ -47,7 +47,8 @@ async def shoot(out: Path, name: str, *, theme: str = "memtui-dark", query: str 
         for char in query:
             await pilot.press("space" if char == " " else char)
         await settle(pilot, lambda: screen.query_text == query
-                     and app.painted_generation >= screen.generation)
+                     and app.painted_generation >= screen.generation
+                     and not screen.detail_pending)
         if keys:
             await pilot.press(*keys)
         await settle(pilot, lambda: type(app.screen).__name__ == screen_name)

@@ -90,6 +90,12 @@ class FakeEngine:
     def load(self) -> None:
         return None
 
+    def load_store(self) -> None:
+        return None
+
+    def build_index(self) -> None:
+        return None
+
     def __len__(self) -> int:
         return len(self.store.entries_by_id)
 

@@ -185,6 +185,11 @@ class MainScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="load")
     def load_engine(self) -> None:
+        """Read the root, show the newest entries at once, then build the index and rerank.
+
+        Browsing (an empty query) needs no index, so first results appear as soon as the
+        files are parsed; a query typed meanwhile waits for the index inside its search.
+        """
         options = self.memtui.options
         assert options.root is not None
         started = time.perf_counter()
@@ -197,23 +202,28 @@ class MainScreen(Screen[None]):
                 engine = Engine(
                     options.root, options.config, today=options.today, days=options.days
                 )
-            engine.load()
+            engine.load_store()
+            self.app.call_from_thread(self._loaded, engine)
+            engine.build_index()
         except Exception as exc:  # a broken root must show a message, not a traceback
             self.app.call_from_thread(self._load_failed, f"{type(exc).__name__}: {exc}")
             return
         elapsed = (time.perf_counter() - started) * 1000
-        self.app.call_from_thread(self._loaded, engine, elapsed)
+        self.app.call_from_thread(self._indexed, elapsed)
+
+    def _indexed(self, elapsed_ms: float) -> None:
+        self.memtui.load_ms = elapsed_ms
+        self._heap_unsettled = True
+        self.request_search(keep_selection=True)
 
     def _load_failed(self, message: str) -> None:
         self.engine_loading = False
         self._banner(f"Could not load the memory folder: {message}", severity="error")
         self._set_status(Content.styled("load failed", "$error"))
 
-    def _loaded(self, engine: Engine, elapsed_ms: float) -> None:
+    def _loaded(self, engine: Engine) -> None:
         self.engine = engine
-        self._heap_unsettled = True
         self.engine_loading = False
-        self.memtui.load_ms = elapsed_ms
         for warning in engine.warnings[:3]:
             self.app.notify(one_line(warning, 200), severity="warning", markup=False)
         self._paint_chrome()
@@ -508,6 +518,8 @@ class MainScreen(Screen[None]):
                 elif previous_mode is WatchMode.ROOT_MISSING:
                     self._hide_banner()
                     self.app.notify("The memory folder is back; reloaded.", markup=False)
+                if batch.mode is not previous_mode:
+                    self._paint_chrome()  # the banner and the status line change together
                 engine = self.engine
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
