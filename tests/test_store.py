@@ -425,9 +425,14 @@ def test_layout_builders_are_independent(tmp_path: Path) -> None:
 
 # --- incremental equals full ----------------------------------------------------------------------
 
-NAMES = ("MEMORY.md", "memory/2026-11-20.md", "memory/2026-09-01.md", "notes/a.md", "notes")
+NAMES = (
+    "MEMORY.md", "memory/2026-11-20.md", "memory/2026-09-01.md", "notes/a.md", "notes", "HISTORY.md"
+)
 FUNCTION_SCOPED = HealthCheck.function_scoped_fixture
-TEXTS = ("## A\n\nx\n", "## A\n\ny\n\n## B\n", "", "[2026-11-20 10:00] h\n", "# T\n\n## 09:00\n")
+TEXTS = (
+    "## A\n\nx\n", "## A\n\ny\n\n## B\n", "", "[2026-11-20 10:00] h\n", "# T\n\n## 09:00\n",
+    "[2026-09-01 10:00] old\n\n[2026-11-20] new\n",
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[FUNCTION_SCOPED])
@@ -439,6 +444,7 @@ def test_apply_changes_matches_a_fresh_load(tmp_path: Path, operations: list[Any
         for name, text in operations:
             apply_operation(root / name, text)
             store.apply_changes([root / name])
+            assert store.hidden_by_window >= 0  # known from here on: updates keep it current
         fresh = loaded(root)
         assert dict(store.entries) == dict(fresh.entries)
         assert store.paths() == fresh.paths()
@@ -464,6 +470,7 @@ def test_one_batch_of_hints_matches_a_fresh_load(
     root = Path(tempfile.mkdtemp(dir=tmp_path))
     try:
         store = loaded(root)
+        assert store.hidden_by_window == 0  # known before the batch: the batch keeps it current
         for name, text in operations:
             apply_operation(root / name, text)
         hints = {root / name for name, _ in operations}

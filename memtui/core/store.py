@@ -266,6 +266,27 @@ class Store:
                 record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
         return record.hidden
 
+    def _update_hidden(self, files_before: Mapping[str, _File], touched: set[str]) -> None:
+        """Keep a known hidden count current by re-counting the touched files only.
+
+        Recounting every file on the next search would cost the corpus; when a touched file would
+        have to be read to be counted (an old daily note), the count is forgotten instead.
+        """
+        cutoff = self._cutoff()
+        if self._hidden is None or cutoff is None:
+            return
+        total = self._hidden
+        for path in touched:
+            for files, sign in ((files_before, -1), (self._files, 1)):
+                record = files.get(path)
+                if record is None or record.kind.source is not Source.DAILY:
+                    continue
+                if record.hidden is None and record.entries is None:  # unread: outside the window
+                    self._hidden = None
+                    return
+                total += sign * self._hidden_in(path, record, cutoff)
+        self._hidden = total
+
     def _count_unread(self, path: str, record: _File) -> int:
         """Entries of a daily note the window hides whole: counted, not built (5× cheaper)."""
         loaded = self._read_text(path)
@@ -306,6 +327,7 @@ class Store:
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-check the hinted paths against the disk (the truth) and report what changed."""
         before = self._by_path
+        files_before = self._files
         touched: set[str] = set()
         if not self.root.is_dir():
             if not self._root_missing:
@@ -327,7 +349,7 @@ class Store:
             self._reconcile(scans, forced=scopes, touched=touched)
         if not touched:
             return ChangeSet()
-        self._hidden = None
+        self._update_hidden(files_before, touched)
         self._rebuild(touched)
         return self._diff(before, touched)
 
