@@ -207,7 +207,9 @@ class _Structure:
 
 
 def _heading_text(raw: str) -> str:
-    text = _CLOSING_HASHES.sub("", raw.strip()).strip()
+    text = raw.strip()
+    if "#" in text:  # closing hashes are rare: skip the regex otherwise
+        text = _CLOSING_HASHES.sub("", text).strip()
     if len(text) > MAX_HEADING_CHARS:
         text = text[: MAX_HEADING_CHARS - 1] + "…"
     return text
