@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from reference_rank import make_entry
 
@@ -127,3 +128,19 @@ def test_batched_rebuild_equals_per_entry_tokens(
     for name in ("ptr", "docs", "heading", "body"):
         assert getattr(index.main, name).tolist() == getattr(expected, name).tolist(), name
     assert index.lengths.tolist() == [float(len(h) + len(b)) for h, b in per_entry]
+
+
+def test_counts_beyond_uint16_widen_the_count_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts are stored as uint16 until one overflows; later batches widen them, losslessly."""
+    monkeypatch.setattr(index_module, "BUILD_BATCH", 1)
+    index = Index()
+    index.rebuild([
+        make_entry("a.md", "Spam", "spam once", line=1),
+        make_entry("b.md", "Flood", "spam " * 70_000, line=1),
+    ])
+    word_id = index.main.word_id("spam")
+    assert word_id is not None
+    start, end = index.main.ptr[word_id], index.main.ptr[word_id + 1]
+    assert index.main.body[start:end].tolist() == [1, 70_000]
+    assert index.main.heading[start:end].tolist() == [1, 0]
+    assert index.main.body.dtype == np.int32

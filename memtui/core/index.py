@@ -22,7 +22,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import count
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +35,8 @@ from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens, is_cjk, phrase_ke
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 SmallArray = npt.NDArray[np.int32]
+CountArray = npt.NDArray[np.integer[Any]]
+"""Occurrence counts: uint16 unless some entry repeats a word more than 65,535 times."""
 ScalarT = TypeVar("ScalarT", bound=np.generic)
 
 HEADING_WEIGHT = 2.0
@@ -164,8 +166,8 @@ class Segment:
     word_lengths: FloatArray
     ptr: IntArray
     docs: SmallArray
-    heading: SmallArray
-    body: SmallArray
+    heading: CountArray
+    body: CountArray
 
     def id_range(self, prefix: str) -> tuple[int, int]:
         """Ids of all words starting with `prefix` (contiguous because ids follow sorted order)."""
@@ -175,6 +177,9 @@ class Segment:
     def word_id(self, word: str) -> int | None:
         at = bisect.bisect_left(self.words, word)
         return at if at < len(self.words) and self.words[at] == word else None
+
+
+_BUFFER_TYPES = {"i": np.int32, "H": np.uint16}
 
 
 class SegmentBuilder:
@@ -193,7 +198,7 @@ class SegmentBuilder:
         self._ids: defaultdict[str, int] = defaultdict(count().__next__)
         self._separator = self._ids[TEXT_SEPARATOR]
         self._pending: list[tuple[SmallArray, SmallArray, int]] = []
-        self._postings: tuple[array[int], ...] = tuple(array("i") for _ in range(4))
+        self._postings: list[array[int]] = [array("i"), array("i"), array("H"), array("H")]
         """Provisional word ids, slots, heading counts, body counts of flushed batches, in
         growable C buffers (reallocated in place, returned whole to the OS when freed)."""
         self._batch_sizes: list[int] = []
@@ -231,11 +236,18 @@ class SegmentBuilder:
         totals = np.add.reduceat(field_counts, starts)
         heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
         self._batch_sizes.append(len(pair_keys))
-        words, chunk_slots, headings, bodies = self._postings
-        words.frombytes((pair_keys // span).astype(np.int32).tobytes())
-        chunk_slots.frombytes((pair_keys % span + lowest).astype(np.int32).tobytes())
-        headings.frombytes(heading.tobytes())
-        bodies.frombytes((totals - heading).astype(np.int32).tobytes())
+        self._append(0, (pair_keys // span).astype(np.int32))
+        self._append(1, (pair_keys % span + lowest).astype(np.int32))
+        self._append(2, heading)
+        self._append(3, (totals - heading).astype(np.int32))
+
+    def _append(self, which: int, values: SmallArray) -> None:
+        """Append to a buffer; count buffers hold uint16 until a count exceeds 65,535 (then
+        they are widened once to int32)."""
+        buffer = self._postings[which]
+        if buffer.typecode == "H" and int(values.max(initial=0)) > np.iinfo(np.uint16).max:
+            buffer = self._postings[which] = array("i", buffer)
+        buffer.frombytes(values.astype(_BUFFER_TYPES[buffer.typecode]).tobytes())
 
     def build(self) -> Segment:
         self.flush()
@@ -247,24 +259,30 @@ class SegmentBuilder:
         sorted_id = np.zeros(len(order) + 1, dtype=np.int32)
         sorted_id[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
         words, slots, headings, bodies = (
-            np.frombuffer(buffer, dtype=np.int32) for buffer in self._postings
+            np.frombuffer(buffer, dtype=_BUFFER_TYPES[buffer.typecode])
+            for buffer in self._postings
         )
-        self._postings = ()
-        np.take(sorted_id, words, out=words)
-        ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(words, minlength=len(vocabulary)), out=ptr[1:])
-        docs = np.empty(len(words), dtype=np.int32)
-        heading = np.empty(len(words), dtype=np.int32)
-        body = np.empty(len(words), dtype=np.int32)
-        next_free = ptr[:-1].copy()
+        self._postings = []
+        batches = []
         offset = 0
         for size in self._batch_sizes:
-            batch = slice(offset, offset + size)
+            batches.append(slice(offset, offset + size))
+            offset += size
+        per_word = np.zeros(len(vocabulary), dtype=np.int64)
+        for batch in batches:  # batch by batch: no posting-sized temporary index array
+            words[batch] = sorted_id[words[batch]]
+            per_word += np.bincount(words[batch], minlength=len(vocabulary))
+        ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
+        np.cumsum(per_word, out=ptr[1:])
+        docs = np.empty(len(words), dtype=np.int32)
+        heading: CountArray = np.empty(len(words), dtype=headings.dtype)
+        body: CountArray = np.empty(len(words), dtype=bodies.dtype)
+        next_free = ptr[:-1].copy()
+        for batch in batches:
             destination = _scatter_positions(words[batch], next_free)
             docs[destination] = slots[batch]
             heading[destination] = headings[batch]
             body[destination] = bodies[batch]
-            offset += size
         return Segment(
             words=vocabulary,
             word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
@@ -333,8 +351,8 @@ class Expansion:
     """Words matched only fuzzily -> their OSA similarity."""
     stem: str | None
     docs: SmallArray
-    heading: SmallArray
-    body: SmallArray
+    heading: CountArray
+    body: CountArray
     contributions: FloatArray
     """credit · (HEADING_WEIGHT · heading + body) per posting."""
 
@@ -628,8 +646,8 @@ def _assemble(
     credits: list[FloatArray] = []
     counts: list[IntArray] = []
     docs: list[SmallArray] = []
-    heading: list[SmallArray] = []
-    body: list[SmallArray] = []
+    heading: list[CountArray] = []
+    body: list[CountArray] = []
     for segment, start, end, credit in pieces:
         words.extend(segment.words[start:end])
         credits.append(credit)
@@ -663,5 +681,5 @@ def _assemble(
     )
 
 
-def _joined(parts: list[SmallArray]) -> SmallArray:
+def _joined(parts: list[npt.NDArray[ScalarT]]) -> npt.NDArray[ScalarT]:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
