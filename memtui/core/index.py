@@ -565,7 +565,8 @@ class Index:
         for segment in (self.main, self.delta):
             pieces.extend(self._segment_pieces(segment, term, stem, prefix=prefix))
         fuzzy: dict[str, float] = {}
-        if not pieces and len(term) >= FUZZY_MIN_CHARS and not is_cjk(term):
+        if len(term) >= FUZZY_MIN_CHARS and not is_cjk(term) and not self._any_live(pieces):
+            pieces = []
             fuzzy = self.fuzzy_words(term)
             for word, similarity in fuzzy.items():
                 for segment in (self.main, self.delta):
@@ -604,6 +605,16 @@ class Index:
             self._main_buckets = prepared
         return prepared[1]
 
+    def _any_live(self, pieces: list[tuple[Segment, int, int, FloatArray]]) -> bool:
+        """Whether the matched words have a live posting: words left only by replaced
+        entries must not block the typo fallback (a fresh index would not have them)."""
+        if self.live_count == self.capacity:
+            return bool(pieces)
+        for segment, start, end, _ in pieces:
+            if self.alive[segment.docs[segment.ptr[start] : segment.ptr[end]]].any():
+                return True
+        return False
+
     def fuzzy_words(self, term: str, cutoff: float = FUZZY_CUTOFF) -> dict[str, float]:
         """Vocabulary words within OSA similarity `cutoff` of `term`.
 
@@ -623,6 +634,8 @@ class Index:
         found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
                         limit=None)
         ranked = sorted((-score, word) for word, score, _ in found if word != term)
+        if self.live_count != self.capacity:
+            ranked = [item for item in ranked if self.document_frequency(item[1]) > 0]
         return {word: -negative for negative, word in ranked[:FUZZY_LIMIT]}
 
     def document_frequency(self, word: str) -> int:
