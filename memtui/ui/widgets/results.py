@@ -59,7 +59,7 @@ def compact_path(path: str, cells: int) -> str:
 
 
 RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int]
-"""Entry, rank, score, contributions, number of hits (rank width), is cursor, width. The entry
+"""Entry, rank, score, contributions, rank column width, is cursor, width. The entry
 itself, not its id: an edited entry keeps its id and must not show its old title."""
 
 KEEP_SEARCH_DEPTH = 500
@@ -73,6 +73,9 @@ def find_entry(hits: Sequence[Hit], entry_id: str) -> int | None:
             return position
     return None
 
+
+_UNPAINTED = object()
+"""Marks a screen line the list has not painted since its last full repaint."""
 
 _NOTHING_ANNOUNCED = "\0"
 """Forces the next `_announce` to post, even when the list is (still) empty."""
@@ -154,6 +157,8 @@ class ResultsList(ScrollView, can_focus=True):
         """Rendered rows by everything a row shows. Kept across reranks: typing a word's next
         letter usually keeps most visible rows as they were, and those are not rebuilt."""
         self._styles: dict[str, Style] = {}
+        self._painted_rows: dict[int, RowKey | None] = {}
+        """What each screen line (y) showed when last painted."""
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -174,14 +179,26 @@ class ResultsList(ScrollView, can_focus=True):
         if keep_id is not None:
             found = find_entry(hits, keep_id)
             index = found if found is not None else min(self.cursor, max(0, len(hits) - 1))
-        set_virtual_size(self, Size(self.size.width, len(hits)))
+        set_virtual_size(self, Size(self.size.width, len(hits)), repaint=False)
         self.cursor = index
         self._announced = _NOTHING_ANNOUNCED
         self._scroll_cursor_into_view(center=keep_id is not None)
         # The new virtual size applies at the next layout; scroll again once it has.
         self.call_after_refresh(self._scroll_cursor_into_view, center=keep_id is not None)
-        self.refresh()
+        self._refresh_changed_rows()
         self._announce()
+
+    def _refresh_changed_rows(self) -> None:
+        """Repaint only the rows whose content differs from what is on screen.
+
+        The next letter of a word often leaves most visible rows as they were; repainting all
+        of them made every keystroke pay for the whole pane in Textual's render pipeline.
+        """
+        top = int(self.scroll_y)
+        width = self.scrollable_content_region.width
+        for y in range(self.scrollable_content_region.height):
+            if self._painted_rows.get(y, _UNPAINTED) != self._row_key(top + y, width):
+                self.refresh_line(y)
 
     def _announce(self) -> None:
         hit = self.selected
@@ -277,18 +294,30 @@ class ResultsList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self._base_style()
         if not 0 <= index < len(self.hits):
+            self._painted_rows[y] = None
             return Strip.blank(width, base)
-        hit = self.hits[index]
-        cursor = index == self.cursor
-        key = (hit.entry, hit.rank, hit.score, hit.contributions, len(self.hits), cursor, width)
+        key = self._row_key(index, width)
+        assert key is not None
+        self._painted_rows[y] = key
         strip = self._strips.get(key)
         if strip is None:
-            segments = self.row_segments(hit, width, cursor=cursor)
+            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor)
             strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
             if len(self._strips) > 2000:
                 self._strips.clear()
             self._strips[key] = strip
         return strip
+
+    def _row_key(self, index: int, width: int) -> RowKey | None:
+        """Everything row `index` shows (None: past the end, a blank line)."""
+        if not 0 <= index < len(self.hits):
+            return None
+        hit = self.hits[index]
+        return (hit.entry, hit.rank, hit.score, hit.contributions, self._rank_width(),
+                index == self.cursor, width)
+
+    def _rank_width(self) -> int:
+        return max(2, len(str(len(self.hits))))
 
     def row_segments(self, hit: Hit, width: int, *, cursor: bool) -> list[Segment]:
         """One row: rank, score, stacked factor bar, title, date, source badge, path.
@@ -304,7 +333,7 @@ class ResultsList(ScrollView, can_focus=True):
             segments.append(Segment(text, base + piece_style if cursor else piece_style))
 
         entry = hit.entry
-        rank_width = max(2, len(str(len(self.hits))))
+        rank_width = self._rank_width()
         add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
         add(f"{hit.score:.2f} ", style("results--score"))
         used = 0
