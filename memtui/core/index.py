@@ -81,6 +81,8 @@ def _echoes_body(text: str, entry: Entry) -> bool:
 def heading_text(entry: Entry) -> str:
     """Heading-weight text: the entry's own title (unless it echoes the body), its tags and
     frontmatter name/title/description/summary."""
+    if not entry.tags and not entry.metadata:
+        return "" if _echoes_body(entry.title, entry) else entry.title
     parts = [] if _echoes_body(entry.title, entry) else [entry.title]
     parts.extend(entry.tags)
     parts.extend(value for key in _METADATA_KEYS if (value := entry.meta(key)))
