@@ -101,6 +101,7 @@ class Engine:
             self._index.rebuild(_in_slot_order(entries))
             self._ranker.sync()
             self._contexts = {}
+            self._index.prepare_fuzzy()
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-read the changed paths and update the index per file."""
