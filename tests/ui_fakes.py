@@ -96,6 +96,8 @@ class FakeEngine:
     def build_index(self) -> None:
         return None
 
+    index_ready = True
+
     def __len__(self) -> int:
         return len(self.store.entries_by_id)
 

@@ -438,6 +438,8 @@ class MainScreen(Screen[None]):
         if not self.query_text.strip():
             noun = "entry" if count == 1 else "entries"
         elapsed = "— ms" if self.memtui.options.deterministic else f"{result.elapsed_ms:.1f} ms"
+        if self.engine is not None and not self.engine.index_ready:
+            elapsed = "indexing…"  # browse results are up; a query waits for the index
         self._set_status(
             Content.assemble((f"{count:,} {noun}", "bold"), (" · ", "$muted"), (elapsed, "$muted"))
         )
