@@ -211,3 +211,15 @@ def test_json_escapes_terminal_controls_but_keeps_cjk(
     assert not any(char in raw for char in "\u202e\x9b\x7f\x1b")
     assert "部署" in raw
     assert payload["entries"][0]["path"] == "evil\u202e\x9b\x7f.md"
+
+
+def test_config_mask_secrets_false_shows_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = tmp_path / "memory-root"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text("## token=ghp_FAKEdemoTokenNotRealAbCdEf0123456789xyz\n\ny\n")
+    config = tmp_path / "config.toml"
+    config.write_text("mask_secrets = false\n")
+    assert main(["list", str(memory), "--config", str(config)]) == 0
+    assert "ghp_FAKEdemoTokenNotRealAbCdEf0123456789xyz" in capsys.readouterr().out

@@ -21,8 +21,7 @@ from memtui.commands.common import (
     effective_days,
     effective_today,
     load_settings,
-    resolve_root,
-    searched_places,
+    require_root,
 )
 
 
@@ -44,10 +43,7 @@ def run_bench(args: argparse.Namespace) -> int:
             setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
             report = run_benchmark(setup, tui_measurer(args.tui))
     else:
-        found = resolve_root(args, today)
-        if found is None:
-            places = "; ".join(searched_places())
-            raise UsageError(f"no memory folder found (looked in {places}); give ROOT or --entries")
+        found = require_root(args, today)
         days = effective_days(args, config)
         setup = BenchSetup(found, config, today, days, queries, None, args.tui)
         report = run_benchmark(setup, tui_measurer(args.tui))

@@ -12,11 +12,13 @@ import datetime as dt
 import json
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from memtui.cli import UsageError
 from memtui.core.config import Config, ConfigError, load_config
+from memtui.core.secrets import mask_secrets
 
 _JSON_UNSAFE = re.compile(
     "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
@@ -90,6 +92,22 @@ def resolve_root(args: argparse.Namespace, today: dt.date) -> Path | None:
         if candidate.is_dir():
             return candidate
     return None
+
+
+def require_root(args: argparse.Namespace, today: dt.date) -> Path:
+    """`resolve_root`, or a UsageError that says where memtui looked (headless commands)."""
+    root = resolve_root(args, today)
+    if root is None:
+        places = "; ".join(searched_places())
+        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
+    return root
+
+
+def secret_masker(args: argparse.Namespace, config: Config) -> Callable[[str], str]:
+    """What printed file text goes through: masked unless --reveal-secrets or config says no."""
+    if getattr(args, "reveal_secrets", False) or not config.mask_secrets:
+        return lambda text: text
+    return lambda text: mask_secrets(text)[0]
 
 
 def dump_json(payload: Any, stream: TextIO) -> None:

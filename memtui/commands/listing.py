@@ -12,18 +12,16 @@ import fnmatch
 import sys
 from typing import Any, TextIO
 
-from memtui.cli import UsageError
 from memtui.commands.common import (
     dump_json,
     effective_days,
     effective_today,
     load_settings,
-    resolve_root,
-    searched_places,
+    require_root,
+    secret_masker,
 )
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line
-from memtui.core.secrets import mask_secrets
 from memtui.core.store import Store
 
 
@@ -53,17 +51,11 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     config, warnings = load_settings(args)
     today = effective_today(args)
     days = effective_days(args, config)
-    root = resolve_root(args, today)
-    if root is None:
-        places = "; ".join(searched_places())
-        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
+    root = require_root(args, today)
     store = Store(root, days=days, today=today)
     store.load()
     entries = select(list(store.entries.values()), args.source, args.role)
-    reveal = bool(getattr(args, "reveal_secrets", False))
-
-    def show(text: str) -> str:
-        return text if reveal else mask_secrets(text)[0]
+    show = secret_masker(args, config)
 
     for warning in warnings:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)

@@ -17,8 +17,8 @@ from memtui.commands.common import (
     effective_days,
     effective_today,
     load_settings,
-    resolve_root,
-    searched_places,
+    require_root,
+    secret_masker,
 )
 from memtui.commands.output import (
     entry_date,
@@ -31,7 +31,6 @@ from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.query import QueryError, parse_query
 from memtui.core.sanitize import one_line
-from memtui.core.secrets import mask_secrets
 
 
 def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -46,20 +45,14 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     config, warnings = load_settings(args)
     today = effective_today(args)
     days = effective_days(args, config)
-    root = resolve_root(args, today)
-    if root is None:
-        places = "; ".join(searched_places())
-        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
+    root = require_root(args, today)
     engine = Engine(root, config, today=today, days=days)
     engine.load()
     for warning in [*warnings, *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)
-    reveal = bool(getattr(args, "reveal_secrets", False)) or not config.mask_secrets
-
-    def show(text: str) -> str:
-        return text if reveal else mask_secrets(text)[0]
+    show = secret_masker(args, config)
 
     if args.json:
         dump_json(_payload(result, args.explain, show), stream)
