@@ -44,8 +44,11 @@ class CloseableModal(ModalScreen[None]):
 # --- help --------------------------------------------------------------------------------------
 
 
-def help_rows(app: MemtuiApp) -> list[tuple[str, str, str]]:
-    """(section, keys, what) for every binding, straight from the binding tables."""
+def help_rows(app: MemtuiApp) -> list[tuple[str, str, str, str]]:
+    """(section, keys, what, binding id) for every binding, straight from the binding tables.
+
+    The id is what `[keymap]` in the config file remaps; rows that are not bindings have "".
+    """
     from memtui.ui.screens.main import PANE_BINDINGS, MainScreen
     from memtui.ui.widgets.detail import EntryView
     from memtui.ui.widgets.query import QueryInput
@@ -60,30 +63,33 @@ def help_rows(app: MemtuiApp) -> list[tuple[str, str, str]]:
     def bindings(table: Iterable[BindingType]) -> list[Binding]:
         return [item for item in table if isinstance(item, Binding)]
 
+    def row(section: str, binding: Binding, text: str) -> tuple[str, str, str, str]:
+        return (section, keys(binding), text, binding.id or "")
+
     def what(binding: Binding) -> str:
         name = (binding.id or "").rsplit(".", 1)[-1]
         return MAIN_HELP.get(name) or binding.description or _describe(binding)
 
-    rows: list[tuple[str, str, str]] = []
+    rows: list[tuple[str, str, str, str]] = []
     for binding in bindings(QueryInput.BINDINGS):
-        rows.append(("while typing in the query box", keys(binding), what(binding)))
-    rows.append(("while typing in the query box", "enter", "go to the results list"))
-    rows.append(("while typing in the query box", "ctrl+a ctrl+e", "caret to start / end"))
-    rows.append(("while typing in the query box", "ctrl+u ctrl+w", "delete to start / word"))
+        rows.append(row("while typing in the query box", binding, what(binding)))
+    rows.append(("while typing in the query box", "enter", "go to the results list", ""))
+    rows.append(("while typing in the query box", "ctrl+a ctrl+e", "caret to start / end", ""))
+    rows.append(("while typing in the query box", "ctrl+u ctrl+w", "delete to start / word", ""))
     for binding in bindings(PANE_BINDINGS):
-        rows.append(("in the results and entry panes", keys(binding), what(binding)))
+        rows.append(row("in the results and entry panes", binding, what(binding)))
     for binding in bindings(ResultsList.BINDINGS):
-        rows.append(("in the results list", keys(binding), binding.description))
-    rows.append(("in the results list", "enter  double-click", "go to the entry pane"))
+        rows.append(row("in the results list", binding, binding.description))
+    rows.append(("in the results list", "enter  double-click", "go to the entry pane", ""))
     for binding in bindings(EntryView.BINDINGS):
-        rows.append(("in the entry pane", keys(binding), binding.description))
+        rows.append(row("in the entry pane", binding, binding.description))
     for binding in bindings(MainScreen.BINDINGS):
-        rows.append(("everywhere", keys(binding), what(binding)))
-    rows.append(("everywhere", "ctrl+p", "command palette: every action, themes"))
-    rows.append(("everywhere", "tab shift+tab", "move focus: query → results → entry"))
-    rows.append(("everywhere", "ctrl+q", "quit"))
+        rows.append(row("everywhere", binding, what(binding)))
+    rows.append(("everywhere", "ctrl+p", "command palette: every action, themes", ""))
+    rows.append(("everywhere", "tab shift+tab", "move focus: query → results → entry", ""))
+    rows.append(("everywhere", "ctrl+q", "quit", ""))
     for syntax, meaning in QUERY_SYNTAX:
-        rows.append(("query syntax", syntax, meaning))
+        rows.append(("query syntax", syntax, meaning, ""))
     return rows
 
 
@@ -142,8 +148,8 @@ class HelpScreen(CloseableModal):
             yield Static(
                 Content.styled(
                     "Single-letter keys act when the results or entry pane has focus (press "
-                    "enter); ctrl/F-key variants work while typing. Remap any key by its id "
-                    "with Textual's keymap. esc closes.", "$muted"),
+                    "enter); ctrl/F-key variants work while typing. Remap a key by its id "
+                    "(the grey column) in the config file's [keymap] table. esc closes.", "$muted"),
                 id="help-foot",
             )
 
@@ -153,13 +159,15 @@ class HelpScreen(CloseableModal):
         assert isinstance(self.app, MemtuiApp)
         lines: list[Content] = []
         section = ""
-        for where, keys, what in help_rows(self.app):
+        for where, keys, what, binding_id in help_rows(self.app):
             if where != section:
                 if lines:
                     lines.append(Content(""))
                 lines.append(Content.styled(where, "bold $secondary"))
                 section = where
-            lines.append(Content.assemble((f"  {keys:<18}", "bold $accent"), (what, "")))
+            lines.append(Content.assemble(
+                (f"  {keys:<16}", "bold $accent"), (f"{binding_id:<24}", "$muted"), (what, ""),
+            ))
         self.query_one("#help-body", Static).update(Content("\n").join(lines))
 
 
