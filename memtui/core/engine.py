@@ -89,6 +89,7 @@ class Engine:
                     self._ranker.sync()
                     self._contexts = {}
             self._index.prepare_fuzzy()
+            self._index.prepare_prefixes()
 
     @property
     def index_ready(self) -> bool:
@@ -102,6 +103,7 @@ class Engine:
             self._ranker.sync()
             self._contexts = {}
             self._index.prepare_fuzzy()
+            self._index.prepare_prefixes()
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-read the changed paths and update the index per file."""

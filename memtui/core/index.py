@@ -66,6 +66,10 @@ _TOP = "\U0010ffff"
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
+FREQUENCY_CACHE_MIN_POSTINGS = 50_000
+"""Terms with at least this many main-segment postings keep their summed tf (see Index)."""
+FREQUENCY_CACHE_SIZE = 24
+"""At most this many cached tf arrays (one float per slot each: ~10 MB at 50k entries)."""
 BUILD_BATCH = 512
 """Entries tokenized per pass at load: large enough to amortise the per-call cost, small
 enough that one batch's token strings stay a few MB."""
@@ -355,8 +359,21 @@ class Expansion:
     docs: SmallArray
     heading: CountArray
     body: CountArray
-    contributions: FloatArray
-    """credit · (HEADING_WEIGHT · heading + body) per posting."""
+    main_postings: int = 0
+    """How many leading postings come from the main segment (the rest are the delta's), or
+    -1 when main and delta postings interleave (fuzzy words)."""
+
+    def contributions(self, begin: int = 0, end: int | None = None) -> FloatArray:
+        """credit · (HEADING_WEIGHT · heading + body) per posting in [begin, end): computed on
+        demand, elementwise, so any sub-range holds exactly the values of the whole."""
+        stop = len(self.docs) if end is None else end
+        first = int(np.searchsorted(self.word_ptr, begin, side="right")) - 1
+        last = int(np.searchsorted(self.word_ptr, stop, side="left"))
+        bounds = np.clip(self.word_ptr[first : last + 1], begin, stop)
+        credits = np.repeat(self.word_credits[first:last], np.diff(bounds))
+        weighted = HEADING_WEIGHT * self.heading[begin:stop] + self.body[begin:stop].astype(
+            np.float64)
+        return credits * weighted
 
     def kind(self, word: str) -> MatchKind:
         if word == self.term:
@@ -401,6 +418,10 @@ class Index:
         """Fuzzy candidate pools of a main segment: built by `prepare_fuzzy` (the engine calls
         it after a load, outside its lock) or on the first fuzzy lookup after a compaction."""
         self._delta_buckets: dict[tuple[str, int], list[str]] = {}
+        self._main_frequencies: tuple[Segment, dict[tuple[str, bool], FloatArray]] | None = None
+        """Per main segment, the credited tf over main slots of terms with many postings
+        (1–2 letter prefixes): summing those is the slowest part of a keystroke, and it
+        survives per-file updates, which only touch the delta. Warmed by `prepare_prefixes`."""
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -576,7 +597,7 @@ class Index:
                     if word_id is not None:
                         credit = np.array([FUZZY_CREDIT_SCALE * similarity])
                         pieces.append((segment, word_id, word_id + 1, credit))
-        return _assemble(term, stem, pieces, fuzzy)
+        return _assemble(term, stem, pieces, fuzzy, self.main)
 
     @staticmethod
     def _segment_pieces(
@@ -606,6 +627,60 @@ class Index:
             prepared = (main, _buckets(main.words))
             self._main_buckets = prepared
         return prepared[1]
+
+    def term_frequencies(self, expansion: Expansion, key: tuple[str, bool]) -> FloatArray:
+        """Credited tf per slot: Σ contributions of the expansion's postings, per slot.
+
+        Main and delta postings cover disjoint slots, so the main part (cached when large)
+        plus the delta part equals one sum over all postings bit for bit."""
+        split = expansion.main_postings
+        if split < FREQUENCY_CACHE_MIN_POSTINGS:
+            return _summed(expansion.docs, expansion.contributions(), self.capacity)
+        frequencies = self._main_cache().get(key)
+        if frequencies is None:
+            frequencies = self._main_part(expansion)
+            cache = self._main_cache()
+            if len(cache) < FREQUENCY_CACHE_SIZE:
+                cache[key] = frequencies
+        total = np.zeros(self.capacity)
+        total[: len(frequencies)] = frequencies
+        if split < len(expansion.docs):
+            total += _summed(expansion.docs[split:], expansion.contributions(split),
+                             self.capacity)
+        return total
+
+    def _main_part(self, expansion: Expansion) -> FloatArray:
+        split = expansion.main_postings
+        return _summed(expansion.docs[:split], expansion.contributions(0, split),
+                       self.main_size)
+
+    def _main_cache(self) -> dict[tuple[str, bool], FloatArray]:
+        main = self.main
+        cached = self._main_frequencies
+        if cached is None or cached[0] is not main:
+            cached = self._main_frequencies = (main, {})
+        return cached[1]
+
+    def prepare_prefixes(self) -> None:
+        """Sum the main segment's heaviest 1–2 letter prefixes ahead of the first keystroke.
+        Safe without the engine lock, like `prepare_fuzzy`: results are keyed by the
+        (immutable) segment they were computed from."""
+        main = self.main
+        ptr = main.ptr
+        heavy: list[tuple[int, str]] = []
+        for length in (1, 2):
+            for prefix in sorted({word[:length] for word in main.words
+                                  if len(word) >= length and not is_cjk(word[:length])}):
+                lo, hi = main.id_range(prefix)
+                postings = int(ptr[hi] - ptr[lo])
+                if postings >= FREQUENCY_CACHE_MIN_POSTINGS:
+                    heavy.append((postings, prefix))
+        warmed: dict[tuple[str, bool], FloatArray] = {}
+        for _, prefix in sorted(heavy, reverse=True)[:FREQUENCY_CACHE_SIZE // 2]:
+            pieces = self._segment_pieces(main, prefix, None, prefix=True)
+            expansion = _assemble(prefix, None, pieces, {}, main)
+            warmed[(prefix, True)] = self._main_part(expansion)
+        self._main_frequencies = (main, warmed)
 
     def _any_live(self, pieces: list[tuple[Segment, int, int, FloatArray]]) -> bool:
         """Whether the matched words have a live posting: words left only by replaced
@@ -656,6 +731,7 @@ def _assemble(
     stem: str | None,
     pieces: list[tuple[Segment, int, int, FloatArray]],
     fuzzy: Mapping[str, float],
+    main: Segment,
 ) -> Expansion:
     words: list[str] = []
     credits: list[FloatArray] = []
@@ -674,26 +750,29 @@ def _assemble(
     if not pieces:
         empty = np.zeros(0, dtype=np.int32)
         return Expansion(term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
-                         empty, empty, empty, np.zeros(0))
-    word_credits = np.concatenate(credits)
-    per_word = np.concatenate(counts)
+                         empty, empty, empty)
     word_ptr = np.zeros(len(words) + 1, dtype=np.int64)
-    np.cumsum(per_word, out=word_ptr[1:])
-    all_heading = _joined(heading)
-    all_body = _joined(body)
-    weighted = HEADING_WEIGHT * all_heading + all_body.astype(np.float64)
+    np.cumsum(np.concatenate(counts), out=word_ptr[1:])
     return Expansion(
         term=term,
         words=words,
-        word_credits=word_credits,
+        word_credits=np.concatenate(credits),
         word_ptr=word_ptr,
         fuzzy=fuzzy,
         stem=stem,
         docs=_joined(docs),
-        heading=all_heading,
-        body=all_body,
-        contributions=np.repeat(word_credits, per_word) * weighted,
+        heading=_joined(heading),
+        body=_joined(body),
+        main_postings=-1 if fuzzy else sum(
+            len(part) for part, (segment, _, _, _) in zip(docs, pieces, strict=True)
+            if segment is main
+        ),
     )
+
+
+def _summed(docs: SmallArray, weights: FloatArray, slots: int) -> FloatArray:
+    """Σ weights per slot, in posting order (so equal inputs give equal bits)."""
+    return np.asarray(np.bincount(docs, weights=weights, minlength=slots), dtype=np.float64)
 
 
 def _joined(parts: list[npt.NDArray[ScalarT]]) -> npt.NDArray[ScalarT]:

@@ -658,9 +658,7 @@ class Ranker:
             return cached
         index = self.index
         expansion = index.expand(term, prefix=expands)
-        term_tf = np.asarray(np.bincount(
-            expansion.docs, weights=expansion.contributions, minlength=index.capacity
-        ), dtype=np.float64)
+        term_tf = index.term_frequencies(expansion, key)
         matched = term_tf > 0
         if index.live_count != index.capacity:
             matched &= index.alive

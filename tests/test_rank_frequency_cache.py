@@ -1,0 +1,62 @@
+"""Cached per-term tf sums (heavy short prefixes) equal one plain sum over all postings, bit for
+bit, before and after per-file updates."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference_rank import make_entry
+
+from memtui.core import index as index_module
+from memtui.core.index import Expansion, Index
+from memtui.core.model import Entry
+
+WORDS = ("alpha", "alpine", "ab", "beta", "bet", "bar", "banana", "cache", "cab", "deploy")
+
+
+def plain_sum(expansion: Expansion, capacity: int) -> np.ndarray:
+    return np.bincount(expansion.docs, weights=expansion.contributions(), minlength=capacity)
+
+
+def entries_from(bodies: list[list[str]], prefix: str) -> list[Entry]:
+    return [make_entry(f"{prefix}{at % 3}.md", "t", " ".join(body), position=at)
+            for at, body in enumerate(bodies)]
+
+
+bodies_strategy = st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=8),
+                           min_size=1, max_size=12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(bodies=bodies_strategy, changed=bodies_strategy, warm=st.booleans())
+def test_cached_sums_equal_the_plain_sum(
+    bodies: list[list[str]], changed: list[list[str]], warm: bool
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(index_module, "FREQUENCY_CACHE_MIN_POSTINGS", 1)
+        index = Index()
+        index.rebuild(entries_from(bodies, "notes/"))
+        if warm:
+            index.prepare_prefixes()
+        replacement = entries_from(changed, "notes/")
+        for round_ in range(2):
+            for term, prefix in [("a", True), ("b", True), ("ba", True), ("bet", False),
+                                 ("ca", True), ("alpha", True)]:
+                expansion = index.expand(term, prefix=prefix)
+                got = index.term_frequencies(expansion, (term, prefix))
+                assert got.tobytes() == plain_sum(expansion, index.capacity).tobytes()
+            if round_ == 0:
+                index.replace_paths({"notes/0.md": [e for e in replacement
+                                                    if e.path == "notes/0.md"]})
+
+
+def test_contribution_ranges_are_slices_of_the_whole() -> None:
+    index = Index()
+    index.rebuild(entries_from([["alpha", "alpine", "ab"], ["alpha", "ab", "ab"]], "n/"))
+    expansion = index.expand("a", prefix=True)
+    whole = expansion.contributions()
+    for begin in range(len(whole) + 1):
+        for end in range(begin, len(whole) + 1):
+            assert expansion.contributions(begin, end).tolist() == whole[begin:end].tolist()
