@@ -1,5 +1,6 @@
-"""Cached per-term tf sums (heavy short prefixes) equal one plain sum over all postings, bit for
-bit, before and after per-file updates."""
+"""Shortcuts of the keystroke path give exactly what the plain computation gives: cached per-term
+tf sums (heavy short prefixes) equal one sum over all postings bit for bit, before and after
+per-file updates; the sampled top-k threshold equals a full partition."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from reference_rank import make_entry
 from memtui.core import index as index_module
 from memtui.core.index import Expansion, Index
 from memtui.core.model import Entry
+from memtui.core.rank import top_threshold
 
 WORDS = ("alpha", "alpine", "ab", "beta", "bet", "bar", "banana", "cache", "cab", "deploy")
 
@@ -60,3 +62,20 @@ def test_contribution_ranges_are_slices_of_the_whole() -> None:
     for begin in range(len(whole) + 1):
         for end in range(begin, len(whole) + 1):
             assert expansion.contributions(begin, end).tolist() == whole[begin:end].tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scores=st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]) | st.floats(0, 1),
+                    min_size=1, max_size=3000),
+    limit=st.integers(1, 60),
+    period=st.sampled_from([1, 7, 8, 14]),
+)
+def test_top_threshold_equals_a_full_partition(
+    scores: list[float], limit: int, period: int
+) -> None:
+    values = np.asarray(scores)
+    values[::period] += 1.0  # periodic layouts must not fool the sample
+    limit = min(limit, len(values))
+    expected = np.partition(values, len(values) - limit)[len(values) - limit]
+    assert top_threshold(values, limit) == expected
