@@ -66,10 +66,13 @@ _TOP = "\U0010ffff"
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _METADATA_KEYS = ("name", "title", "description", "summary")
 _CACHE_LIMIT = 1024
-FREQUENCY_CACHE_MIN_POSTINGS = 50_000
+FREQUENCY_CACHE_MIN_POSTINGS = 20_000
 """Terms with at least this many main-segment postings keep their summed tf (see Index)."""
-FREQUENCY_CACHE_SIZE = 24
-"""At most this many cached tf arrays (one float per slot each: ~10 MB at 50k entries)."""
+FREQUENCY_CACHE_SIZE = 40
+"""At most this many cached tf arrays (one float per slot each: 16 MB at 50k entries)."""
+FREQUENCY_PREWARM = 24
+"""How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~100 ms at
+50k entries); the rest of the cache fills as terms are typed."""
 BUILD_BATCH = 512
 """Entries tokenized per pass at load: large enough to amortise the per-call cost, small
 enough that one batch's token strings stay a few MB."""
@@ -676,7 +679,7 @@ class Index:
                 if postings >= FREQUENCY_CACHE_MIN_POSTINGS:
                     heavy.append((postings, prefix))
         warmed: dict[tuple[str, bool], FloatArray] = {}
-        for _, prefix in sorted(heavy, reverse=True)[:FREQUENCY_CACHE_SIZE // 2]:
+        for _, prefix in sorted(heavy, reverse=True)[:FREQUENCY_PREWARM]:
             pieces = self._segment_pieces(main, prefix, None, prefix=True)
             expansion = _assemble(prefix, None, pieces, {}, main)
             warmed[(prefix, True)] = self._main_part(expansion)
@@ -703,11 +706,16 @@ class Index:
         spread = 1 if len(term) <= 5 else 2
         main_buckets = self.prepare_fuzzy()
         candidates: list[str] = []
+        from_delta = False
         for first in dict.fromkeys(term[:2]):
             for length in range(len(term) - spread, len(term) + spread + 1):
                 candidates.extend(main_buckets.get((first, length), ()))
-                candidates.extend(self._delta_buckets.get((first, length), ()))
-        candidates = list(dict.fromkeys(candidates))
+                in_delta = self._delta_buckets.get((first, length))
+                if in_delta:
+                    candidates.extend(in_delta)
+                    from_delta = True
+        if from_delta:  # buckets are disjoint; only a word in both segments can repeat
+            candidates = list(dict.fromkeys(candidates))
         found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
                         limit=None)
         ranked = sorted((-score, word) for word, score, _ in found if word != term)

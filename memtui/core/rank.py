@@ -687,8 +687,10 @@ class Ranker:
         if not browse:
             keep = scores >= self.settings.config.min_score
             if not keep.all():
-                candidates, relevance, raw = candidates[keep], relevance[keep], raw[keep]
-                matched_terms, scores = matched_terms[keep], scores[keep]
+                kept = np.flatnonzero(keep)  # one mask scan; `take` is cheaper than masking
+                candidates, relevance, raw = candidates.take(kept), relevance.take(kept), \
+                    raw.take(kept)
+                matched_terms, scores = matched_terms.take(kept), scores.take(kept)
         index = self.index
         return RankContext(
             query=query, settings=self.settings, entries=index.entries, statics=statics,
