@@ -635,7 +635,8 @@ class Index:
         """Credited tf per slot: Σ contributions of the expansion's postings, per slot.
 
         Main and delta postings cover disjoint slots, so the main part (cached when large)
-        plus the delta part equals one sum over all postings bit for bit."""
+        plus the delta part equals one sum over all postings bit for bit. A cached array is
+        returned as is (read-only) when there is no delta part."""
         split = expansion.main_postings
         if split < FREQUENCY_CACHE_MIN_POSTINGS:
             return _summed(expansion.docs, expansion.contributions(), self.capacity)
@@ -644,7 +645,10 @@ class Index:
             frequencies = self._main_part(expansion)
             cache = self._main_cache()
             if len(cache) < FREQUENCY_CACHE_SIZE:
+                frequencies.flags.writeable = False
                 cache[key] = frequencies
+        if split == len(expansion.docs) and len(frequencies) == self.capacity:
+            return frequencies
         total = np.zeros(self.capacity)
         total[: len(frequencies)] = frequencies
         if split < len(expansion.docs):
@@ -682,7 +686,8 @@ class Index:
         for _, prefix in sorted(heavy, reverse=True)[:FREQUENCY_PREWARM]:
             pieces = self._segment_pieces(main, prefix, None, prefix=True)
             expansion = _assemble(prefix, None, pieces, {}, main)
-            warmed[(prefix, True)] = self._main_part(expansion)
+            frequencies = warmed[(prefix, True)] = self._main_part(expansion)
+            frequencies.flags.writeable = False
         self._main_frequencies = (main, warmed)
 
     def _any_live(self, pieces: list[tuple[Segment, int, int, FloatArray]]) -> bool:

@@ -302,10 +302,11 @@ class RankContext:
         if limit is not None and limit <= 0:
             return np.zeros(0, dtype=np.int64)
         slots = self.candidates
-        positions = np.arange(len(slots))
         if not self.browse and limit is not None and limit < len(slots):
             positions = np.flatnonzero(self.scores >= top_threshold(self.scores, limit))
             slots = slots[positions]
+        else:
+            positions = np.arange(len(slots))
         keys: tuple[Any, ...] = (
             self.statics.line[slots], self.path_rank[self.path_id[slots]],
             -self.statics.when[slots],
@@ -562,6 +563,7 @@ class Ranker:
         self._static_key = -1
         self._multiplier_key = -1
         self._any_multiplier = False
+        self._scratch_buffers: dict[str, FloatArray] = {}
 
     # --- keeping per-slot arrays in step with the index ------------------------------------
 
@@ -632,21 +634,20 @@ class Ranker:
             terms.append(TermScores(f'"{phrase}"', phrase_tf, idf(len(counts), documents),
                                     len(counts), None, counts))
         candidates = np.flatnonzero(_intersect(capacity, matched_any, required))
-        k1_norm = self._k1_norm()[candidates]
+        count = len(candidates)
+        k1_norm = np.take(self._k1_norm(), candidates, out=self._scratch("k1_norm", count))
         if len(terms) == 1:
-            raw = terms[0].idf * saturate(terms[0].tf[candidates], k1_norm)
-            matched_terms = np.ones(len(candidates), dtype=np.int64)
+            raw = self._term_part(terms[0], candidates, k1_norm, np.empty(count))
+            matched_terms = np.ones(count, dtype=np.int64)
+            weighted = raw
         else:
-            raw = np.zeros(len(candidates))
-            matched_terms = np.zeros(len(candidates), dtype=np.int64)
+            raw = np.zeros(count)
+            matched_terms = np.zeros(count, dtype=np.int64)
             for scored in terms:
-                candidate_tf = scored.tf[candidates]
-                raw += scored.idf * saturate(candidate_tf, k1_norm)
-                matched_terms += candidate_tf > 0
-        weighted = raw
-        if len(terms) > 1:
-            coverage = matched_terms / len(terms)
-            weighted = raw * (coverage * coverage)
+                raw += self._term_part(scored, candidates, k1_norm, self._scratch("part", count))
+                matched_terms += self._scratch("tf", count) > 0
+            coverage = np.divide(matched_terms, len(terms), out=self._scratch("coverage", count))
+            weighted = raw * np.multiply(coverage, coverage, out=coverage)
         best = float(weighted.max()) if len(weighted) else 0.0
         relevance = weighted / best if best > 0 else weighted
         return self._context(query, tuple(terms), candidates, relevance, raw, matched_terms,
@@ -672,6 +673,26 @@ class Ranker:
         self._term_cache[key] = (scored, matched)
         return scored, matched
 
+    def _scratch(self, name: str, count: int) -> FloatArray:
+        """A reusable float buffer for temporaries of one keystroke: fresh arrays of 50k
+        floats are fresh pages from the OS, and faulting them in cost more than the math.
+        Never handed out beyond the call that filled it (the Engine serialises searches)."""
+        buffer = self._scratch_buffers.get(name)
+        if buffer is None or len(buffer) < count:
+            buffer = self._scratch_buffers[name] = np.empty(max(count, self.index.capacity))
+        return buffer[:count]
+
+    def _term_part(
+        self, scored: TermScores, candidates: IntArray, k1_norm: FloatArray, out: FloatArray
+    ) -> FloatArray:
+        """idf · saturate(tf) per candidate into `out` (the same operations in the same order
+        as `saturate`, so the explanation's scalar arithmetic gives the same bits); the
+        candidates' tf is left in the "tf" scratch buffer."""
+        tf = np.take(scored.tf, candidates, out=self._scratch("tf", len(candidates)))
+        numerator = np.multiply(tf, BM25_K1 + 1.0, out=out)
+        denominator = np.add(tf, k1_norm, out=self._scratch("denominator", len(candidates)))
+        return np.multiply(np.divide(numerator, denominator, out=out), scored.idf, out=out)
+
     def _context(
         self, query: Query, terms: tuple[TermScores, ...], candidates: IntArray,
         relevance: FloatArray, raw: FloatArray, matched_terms: IntArray, best: float, *,
@@ -679,11 +700,16 @@ class Ranker:
     ) -> RankContext:
         """Final scores (the vector twin of RankContext.contributions) and the snapshot."""
         statics = self.statics
-        base = combine(self.settings.weights["relevance"] * relevance,
-                       self._static_part()[candidates])
-        scores: FloatArray = base
+        count = len(candidates)
+        relevance_part = np.multiply(relevance, self.settings.weights["relevance"],
+                                     out=self._scratch("relevance_part", count))
+        static = np.take(self._static_part(), candidates, out=self._scratch("static", count))
+        summed = np.add(relevance_part, static, out=relevance_part)
         if self._has_multipliers():
-            scores = apply_multiplier(base, statics.multiplier[candidates])
+            base = np.clip(summed, 0.0, 1.0, out=summed)  # combine(), in place
+            scores: FloatArray = apply_multiplier(base, statics.multiplier[candidates])
+        else:
+            scores = clamp01(summed)  # combine(), into a fresh array
         if not browse:
             keep = scores >= self.settings.config.min_score
             if not keep.all():
