@@ -4,7 +4,9 @@ Layout (why it is fast): every entry gets an integer *slot*. A `Segment` holds i
 sorted, so term ids follow sorted order and all words starting with a prefix form one contiguous
 id range found by bisect; its postings are numpy arrays in CSR form (`ptr[id]:ptr[id+1]` are the
 postings of word `id`). Expanding a query term is a few bisects and array slices; the ranker then
-scores all postings in one vectorised step.
+scores all postings in one vectorised step. One- and two-letter prefixes match a large share of
+all postings, so their summed tf over the main segment is kept (warmed at load, see
+`Index.term_frequencies`): typing the first letter costs no more than typing the fifth.
 
 Updates never rebuild the whole index: the *main* segment is built once at load; entries of files
 that change afterwards go to a small *delta* segment (rebuilt from cached tokens of just those
