@@ -20,18 +20,10 @@ from memtui.commands.common import (
     require_root,
     secret_masker,
 )
+from memtui.commands.output import entry_date
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line
 from memtui.core.store import Store
-
-
-def entry_date(entry: Entry) -> str | None:
-    """ISO-8601 date, with the time of day when it is known."""
-    if entry.date is None:
-        return None
-    if entry.time is None:
-        return entry.date.isoformat()
-    return entry.when.isoformat(timespec="minutes") if entry.when else None
 
 
 def _matches_role(entry: Entry, pattern: str) -> bool:

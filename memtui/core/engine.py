@@ -88,8 +88,7 @@ class Engine:
                     self._index.install_main(segment, lengths)
                     self._ranker.sync()
                     self._contexts = {}
-            self._index.prepare_fuzzy()
-            self._index.prepare_prefixes()
+            self._prepare_expansions()
 
     @property
     def index_ready(self) -> bool:
@@ -102,8 +101,12 @@ class Engine:
             self._index.rebuild(_in_slot_order(entries))
             self._ranker.sync()
             self._contexts = {}
-            self._index.prepare_fuzzy()
-            self._index.prepare_prefixes()
+            self._prepare_expansions()
+
+    def _prepare_expansions(self) -> None:
+        """Typo buckets and heavy-prefix sums, so the first keystrokes don't build them."""
+        self._index.prepare_fuzzy()
+        self._index.prepare_prefixes()
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-read the changed paths and update the index per file."""
