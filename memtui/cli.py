@@ -1,6 +1,8 @@
 """Command line entry point: the TUI by default, `rank`, `list` and `bench` headless.
 
-Exit codes (DESIGN §5): 0 results, 1 no results, 2 usage or input error (message on stderr).
+Exit codes: 0 results, 1 no results, 2 usage or input error (message on stderr).
+The top layer: it parses arguments and hands them to `memtui.commands`. Each command is
+imported only when it runs, so `memtui rank` never loads Textual.
 """
 
 from __future__ import annotations
@@ -11,11 +13,10 @@ import os
 import sys
 from collections.abc import Sequence
 
+from memtui import __version__
+from memtui.errors import UsageError
+
 SUBCOMMANDS = ("rank", "list", "bench")
-
-
-class UsageError(Exception):
-    """Bad input from the command line; printed on stderr, exit 2."""
 
 
 def parse_today(value: str) -> dt.date:
@@ -59,7 +60,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--query", "-q", default="", help="start with this query")
     parser.add_argument("--theme", default=None, help="theme name")
     parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
-    parser.add_argument("--version", action="version", version="memtui 0.1.0")
+    parser.add_argument("--version", action="version", version=f"memtui {__version__}")
     return parser
 
 
@@ -113,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_bench(args)
         args = build_tui_parser().parse_args(args_list)
-        from memtui.ui.app import run_tui
+        from memtui.commands.tui import run_tui
 
         return run_tui(args)
     except UsageError as exc:

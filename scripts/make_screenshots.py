@@ -17,7 +17,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from memtui.cli import build_tui_parser
-from memtui.ui.app import MemtuiApp, create_app
+from memtui.commands.tui import create_app
+from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 
 TODAY = "2026-11-21"

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from memtui.cli import UsageError, main
-from memtui.commands.common import (
-    effective_days,
-    effective_today,
-    load_settings,
-    resolve_root,
-    searched_places,
-)
-from memtui.core.config import Config
+from memtui.cli import main
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:
@@ -129,75 +119,6 @@ def test_demo_lists(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     code, payload = run_json(capsys, "--demo")
     assert code == 0
     assert 60 <= len(payload["entries"]) <= 150
-
-
-# --- root, window and today ----------------------------------------------------------------------
-
-
-def namespace(**values: Any) -> argparse.Namespace:
-    defaults: dict[str, Any] = {"root": None, "demo": False, "days": None, "today": None,
-                                "config": None}
-    return argparse.Namespace(**{**defaults, **values})
-
-
-@pytest.fixture
-def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A cwd and home with nothing in them, and no MEMTUI_DIR."""
-    home = tmp_path / "home"
-    work = tmp_path / "work"
-    home.mkdir()
-    work.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.delenv("MEMTUI_DIR", raising=False)
-    monkeypatch.chdir(work)
-    return tmp_path
-
-
-def test_root_default_order(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    today = dt.date(2026, 11, 21)
-    assert resolve_root(namespace(), today) is None
-    nanobot = isolated / "home/.nanobot/workspace"
-    nanobot.mkdir(parents=True)
-    assert resolve_root(namespace(), today) == nanobot
-    openclaw = isolated / "home/.openclaw/workspace"
-    openclaw.mkdir(parents=True)
-    assert resolve_root(namespace(), today) == openclaw
-    env = isolated / "env"
-    env.mkdir()
-    monkeypatch.setenv("MEMTUI_DIR", str(env))
-    assert resolve_root(namespace(), today) == env
-    (isolated / "work/memory").mkdir()
-    assert resolve_root(namespace(), today) == isolated / "work"
-    explicit = isolated / "explicit"
-    explicit.mkdir()
-    assert resolve_root(namespace(root=str(explicit)), today) == explicit
-
-
-def test_explicit_root_must_be_a_folder(isolated: Path) -> None:
-    (isolated / "file.md").write_text("x")
-    with pytest.raises(UsageError, match="not a folder"):
-        resolve_root(namespace(root=str(isolated / "file.md")), dt.date(2026, 11, 21))
-    with pytest.raises(UsageError, match="no such folder"):
-        resolve_root(namespace(root=str(isolated / "absent")), dt.date(2026, 11, 21))
-
-
-def test_searched_places_mention_every_candidate(isolated: Path) -> None:
-    places = "\n".join(searched_places())
-    assert "MEMTUI_DIR" in places and "~/.openclaw/workspace" in places
-    assert str(isolated / "work") in places
-
-
-def test_window_and_today_fall_back_to_config_and_clock() -> None:
-    config = Config(days=7)
-    assert effective_days(namespace(), config) == 7
-    assert effective_days(namespace(days=0), config) == 0
-    assert effective_today(namespace(today=dt.date(2026, 1, 2))) == dt.date(2026, 1, 2)
-    assert effective_today(namespace()) == dt.date.today()
-
-
-def test_load_settings_turns_config_errors_into_usage_errors(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="not found"):
-        load_settings(namespace(config=str(tmp_path / "missing.toml")))
 
 
 def test_json_escapes_terminal_controls_but_keeps_cjk(

@@ -10,7 +10,8 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from memtui.cli import build_tui_parser
-from memtui.ui.app import MemtuiApp, create_app
+from memtui.commands.tui import create_app
+from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList

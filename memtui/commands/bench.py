@@ -16,26 +16,23 @@ from typing import Any
 from memtui.bench.corpus import write_corpus
 from memtui.bench.keystrokes import read_queries
 from memtui.bench.runner import BenchSetup, run_benchmark
-from memtui.cli import UsageError
-from memtui.commands.common import (
-    effective_days,
-    effective_today,
-    load_settings,
-    require_root,
-)
+from memtui.commands.common import startup_from_args
+from memtui.core.sanitize import one_line
+from memtui.errors import UsageError
 
 
 def run_bench(args: argparse.Namespace) -> int:
-    today = effective_today(args)
-    config, warnings = load_settings(args)
-    for warning in warnings:
-        print(f"memtui: {warning}", file=sys.stderr)
-    queries = load_query_file(args.queries) if args.queries else None
     if args.entries is not None:
         if args.root or args.demo:
             raise UsageError("give either ROOT/--demo or --entries N, not both")
         if args.entries == 0:
             raise UsageError("--entries must be at least 1")
+    startup = startup_from_args(args)
+    today, config = startup.today, startup.config
+    for warning in startup.warnings:
+        print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
+    queries = load_query_file(args.queries) if args.queries else None
+    if args.entries is not None:
         with tempfile.TemporaryDirectory(prefix="memtui-bench-") as folder:
             root = Path(folder)
             summary = write_corpus(root, args.entries, today=today)
@@ -43,9 +40,8 @@ def run_bench(args: argparse.Namespace) -> int:
             setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
             report = run_benchmark(setup, tui_measurer(args.tui))
     else:
-        found = require_root(args, today)
-        days = effective_days(args, config)
-        setup = BenchSetup(found, config, today, days, queries, None, args.tui)
+        setup = BenchSetup(startup.require_root(), config, today, startup.days, queries, None,
+                           args.tui)
         report = run_benchmark(setup, tui_measurer(args.tui))
     print(json.dumps(report, indent=2) if args.json else human_report(report))
     return 0

@@ -1,106 +1,32 @@
-"""What every entry point needs before it can start: settings, the root, the window and today.
-
-`resolve_root` follows DESIGN §1: `--demo`, else ROOT, else the current folder when it holds a
-`MEMORY.md` or a `memory/` folder, else `$MEMTUI_DIR`, else the first existing well-known agent
-workspace. `None` means nothing was found; the caller explains, using `searched_places()`.
-"""
+"""What the headless commands share: their startup from parsed arguments, masking and JSON."""
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
 import json
-import os
 import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TextIO
 
-from memtui.cli import UsageError
-from memtui.core.config import Config, ConfigError, load_config
+from memtui.core.config import Config
 from memtui.core.secrets import mask_secrets
+from memtui.startup import Startup, load_startup
 
 _JSON_UNSAFE = re.compile(
     "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]"
 )
 """Characters json.dumps(ensure_ascii=False) leaves raw but a terminal must never receive."""
 
-WELL_KNOWN_WORKSPACES = (
-    "~/.openclaw/workspace",
-    "~/.miniclaw/workspace",
-    "~/.nanobot/workspace",
-)
 
-
-def load_settings(args: argparse.Namespace) -> tuple[Config, list[str]]:
-    """The config from `--config`, else the XDG file, else defaults, plus its warnings."""
-    explicit = getattr(args, "config", None)
-    try:
-        return load_config(Path(explicit).expanduser() if explicit else None)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def effective_today(args: argparse.Namespace) -> dt.date:
-    today = getattr(args, "today", None)
-    return today if isinstance(today, dt.date) else dt.date.today()
-
-
-def effective_days(args: argparse.Namespace, config: Config) -> int:
-    days = getattr(args, "days", None)
-    return days if isinstance(days, int) else config.days
-
-
-def _holds_memory(folder: Path) -> bool:
-    return (
-        (folder / "MEMORY.md").is_file()
-        or (folder / "memory.md").is_file()
-        or (folder / "memory").is_dir()
+def startup_from_args(args: argparse.Namespace) -> Startup:
+    """`load_startup` with the options every memtui command line has (see `cli.add_common`)."""
+    return load_startup(
+        root=args.root,
+        demo=args.demo,
+        config_path=args.config,
+        today=args.today,
+        days=args.days,
     )
-
-
-def searched_places() -> list[str]:
-    """Where `resolve_root` looks without a ROOT, in order (for the 'nothing found' screen)."""
-    places = [f"{Path.cwd()} (current folder: needs MEMORY.md or memory/)"]
-    env = os.environ.get("MEMTUI_DIR")
-    places.append(f"$MEMTUI_DIR = {env}" if env else "$MEMTUI_DIR (not set)")
-    places.extend(WELL_KNOWN_WORKSPACES)
-    return places
-
-
-def resolve_root(args: argparse.Namespace, today: dt.date) -> Path | None:
-    """The memory folder to open; raises UsageError when an explicit ROOT is not a folder."""
-    if getattr(args, "demo", False):
-        from memtui.demo import materialise_demo
-
-        return materialise_demo(today)
-    explicit = getattr(args, "root", None)
-    if explicit:
-        root = Path(explicit).expanduser()
-        if not root.is_dir():
-            problem = "not a folder" if root.exists() else "no such folder"
-            raise UsageError(f"{explicit}: {problem}")
-        return root
-    cwd = Path.cwd()
-    if _holds_memory(cwd):
-        return cwd
-    env = os.environ.get("MEMTUI_DIR")
-    if env and Path(env).expanduser().is_dir():
-        return Path(env).expanduser()
-    for place in WELL_KNOWN_WORKSPACES:
-        candidate = Path(place).expanduser()
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-def require_root(args: argparse.Namespace, today: dt.date) -> Path:
-    """`resolve_root`, or a UsageError that says where memtui looked (headless commands)."""
-    root = resolve_root(args, today)
-    if root is None:
-        places = "; ".join(searched_places())
-        raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
-    return root
 
 
 def secret_masker(args: argparse.Namespace, config: Config) -> Callable[[str], str]:

@@ -12,14 +12,7 @@ import fnmatch
 import sys
 from typing import Any, TextIO
 
-from memtui.commands.common import (
-    dump_json,
-    effective_days,
-    effective_today,
-    load_settings,
-    require_root,
-    secret_masker,
-)
+from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import entry_date
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line
@@ -40,16 +33,14 @@ def select(entries: list[Entry], source: str | None, role: str | None) -> list[E
 
 def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
-    config, warnings = load_settings(args)
-    today = effective_today(args)
-    days = effective_days(args, config)
-    root = require_root(args, today)
+    startup = startup_from_args(args)
+    today, days = startup.today, startup.days
+    root = startup.require_root()
     store = Store(root, days=days, today=today)
     store.load()
     entries = select(list(store.entries.values()), args.source, args.role)
-    show = secret_masker(args, config)
-
-    for warning in warnings:
+    show = secret_masker(args, startup.config)
+    for warning in startup.warnings:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {

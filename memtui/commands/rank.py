@@ -11,15 +11,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from memtui.cli import UsageError
-from memtui.commands.common import (
-    dump_json,
-    effective_days,
-    effective_today,
-    load_settings,
-    require_root,
-    secret_masker,
-)
+from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import (
     entry_date,
     excerpt,
@@ -31,6 +23,7 @@ from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.query import QueryError, parse_query
 from memtui.core.sanitize import one_line
+from memtui.errors import UsageError
 
 
 def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -42,13 +35,11 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         parse_query(query)
     except QueryError as exc:
         raise UsageError(f"invalid query: {exc}") from None
-    config, warnings = load_settings(args)
-    today = effective_today(args)
-    days = effective_days(args, config)
-    root = require_root(args, today)
-    engine = Engine(root, config, today=today, days=days)
+    startup = startup_from_args(args)
+    config, days = startup.config, startup.days
+    engine = Engine(startup.require_root(), config, today=startup.today, days=days)
     engine.load()
-    for warning in [*warnings, *engine.warnings]:
+    for warning in [*startup.warnings, *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)

@@ -6,7 +6,6 @@ The main screen owns the engine and every worker (see `screens/main.py`).
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import re
 import time
@@ -23,14 +22,12 @@ from textual.screen import Screen
 from memtui.core.config import Config, default_config_path
 from memtui.core.sanitize import one_line
 from memtui.core.watch import RootWatcher
+from memtui.startup import Startup, demo_root
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
-
-DETERMINISTIC_SIZE = (120, 36)
-
 
 @dataclass
 class AppOptions:
@@ -56,6 +53,32 @@ class AppOptions:
     engine_factory: Callable[[AppOptions], Engine] | None = None
     """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
 
+    @classmethod
+    def from_startup(
+        cls,
+        startup: Startup,
+        *,
+        query: str = "",
+        theme: str | None = None,
+        watch: bool = True,
+        deterministic: bool = False,
+    ) -> AppOptions:
+        """The app's options for a resolved startup plus the TUI's own choices."""
+        return cls(
+            root=startup.root,
+            config=startup.config,
+            today=startup.today,
+            days=startup.days,
+            query=query,
+            demo=startup.demo,
+            theme=theme,
+            watch=watch and not deterministic,
+            deterministic=deterministic,
+            config_warnings=list(startup.warnings),
+            searched=list(startup.searched),
+            keymap=dict(startup.config.keymap),
+        )
+
     @property
     def root_label(self) -> str:
         if self.root is None:
@@ -65,35 +88,6 @@ class AppOptions:
         home = str(Path.home())
         text = str(self.root)
         return "~" + text[len(home):] if home != "/" and text.startswith(home + "/") else text
-
-
-def options_from_args(args: argparse.Namespace, *, deterministic: bool = False) -> AppOptions:
-    """Resolve root, config, today and days the same way every command does."""
-    from memtui.commands.common import (
-        effective_days,
-        effective_today,
-        load_settings,
-        resolve_root,
-        searched_places,
-    )
-
-    config, warnings = load_settings(args)
-    today = effective_today(args)
-    root = resolve_root(args, today)
-    return AppOptions(
-        root=root,
-        config=config,
-        today=today,
-        days=effective_days(args, config),
-        query=getattr(args, "query", "") or "",
-        demo=bool(getattr(args, "demo", False)),
-        theme=getattr(args, "theme", None),
-        watch=not getattr(args, "no_watch", False) and not deterministic,
-        deterministic=deterministic,
-        config_warnings=list(warnings),
-        searched=list(searched_places()) if root is None else [],
-        keymap=dict(config.keymap),
-    )
 
 
 class MemtuiApp(App[int]):
@@ -152,11 +146,7 @@ class MemtuiApp(App[int]):
 
     def open_demo(self) -> None:
         """Switch from the 'no memory folder' screen to the bundled demo."""
-        from memtui.commands.common import resolve_root
-
-        args = argparse.Namespace(demo=True, root=None, days=None, today=self.options.today,
-                                  config=None)
-        self.options.root = resolve_root(args, self.options.today)
+        self.options.root = demo_root(self.options.today)
         self.options.demo = True
         self.switch_screen(MainScreen())
 
@@ -290,14 +280,3 @@ def set_toml_theme(text: str, theme: str) -> str:
     if _THEME_LINE.search(top):
         return _THEME_LINE.sub(lambda _: line, top, count=1) + rest
     return f"{line}\n{text}"
-
-
-def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> MemtuiApp:
-    """The one way to build the app: from parsed `memtui` arguments."""
-    return MemtuiApp(options_from_args(args, deterministic=deterministic))
-
-
-def run_tui(args: argparse.Namespace) -> int:
-    app = create_app(args)
-    code = app.run()
-    return code if isinstance(code, int) else 0

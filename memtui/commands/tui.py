@@ -1,0 +1,27 @@
+"""`memtui [ROOT]`: the one factory that builds the app, for the CLI, the tests and screenshots."""
+
+from __future__ import annotations
+
+import argparse
+
+from memtui.commands.common import startup_from_args
+from memtui.ui.app import AppOptions, MemtuiApp
+
+
+def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> MemtuiApp:
+    """The app for parsed `memtui` arguments (`deterministic`: no blink, timings or watcher)."""
+    options = AppOptions.from_startup(
+        startup_from_args(args),
+        query=args.query,
+        theme=args.theme,
+        watch=not args.no_watch,
+        deterministic=deterministic,
+    )
+    return MemtuiApp(options)
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Run the app; its exit code (1 after a crash, so a shell can tell)."""
+    app = create_app(args)
+    app.run()
+    return app.return_code if app.return_code is not None else 0
