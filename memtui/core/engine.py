@@ -31,6 +31,9 @@ CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
 small because a broad query's arrays are a few MB on a large corpus."""
 
+MAX_SESSION_BOOST = 10.0
+"""The largest session boost a file may get (the smallest is its inverse in the UI, 0 here)."""
+
 
 def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
     return sorted(entries, key=lambda e: (e.path, e.line_start, e.id))
@@ -152,8 +155,10 @@ class Engine:
             if factor is None:
                 self._session_boosts.pop(path, None)
             else:
-                if not 0 <= factor <= 10:
-                    raise ValueError(f"session boost must be between 0 and 10, got {factor}")
+                if not 0 <= factor <= MAX_SESSION_BOOST:
+                    raise ValueError(
+                        f"session boost must be between 0 and {MAX_SESSION_BOOST:g}, got {factor}"
+                    )
                 self._session_boosts[path] = factor
             self._ranker.update_settings(self._settings(), statics=False)
             self._ranker.refresh_paths([path])
