@@ -1,13 +1,21 @@
-"""A slow, obviously-correct reference of the ranking formulas (memtui/core/rank.py docstring).
+"""A slow, obviously-correct reference of ranking, as documented in memtui/core/scoring.py.
 
-Plain loops over entries and their tokens, no index, no numpy, no caches: the property test
-checks that the fast indexed path computes the same scores and the same result set.
+Shared with production: the scalar formulas of `memtui.core.scoring` (`idf`, `k1_length_norm`,
+`saturate`, `combine`, `apply_multiplier`), imported below. They are a few lines each; what
+this reference checks is everything that feeds them.
+
+Re-implemented here as plain loops over entries and their tokens (no index, no numpy, no
+caches), from the documented rules and their literal constants: which text is heading, body
+and context, which words a term matches and their credit (exact 1, prefix 0.6 + 0.4 · len(t) /
+len(w), variant 0.7, typo 0.8 · OSA similarity), heading occurrences counting twice, the
+per-term tf and document frequency, coverage², normalisation by the best result, the recency,
+source and position values, the boosts and the min_score cut. The property test checks that
+the fast indexed path computes the same scores and the same result set.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import math
 from collections import Counter
 from fnmatch import fnmatchcase
 
@@ -15,9 +23,9 @@ from rapidfuzz.distance import OSA
 
 from memtui.core.config import Config, normalise_weights
 from memtui.core.model import Entry, Source
+from memtui.core.scoring import apply_multiplier, combine, idf, k1_length_norm, saturate
 from memtui.core.tokenize import is_cjk, tokens
 
-K1, B = 1.2, 0.5
 SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
             "ies", "ers", "er", "ed", "es", "s")
 
@@ -115,7 +123,7 @@ def reference_scores(
     n = len(entries)
 
     tf: dict[str, dict[str, float]] = {}
-    idf: dict[str, float] = {}
+    weight: dict[str, float] = {}
     for term, prefix in zip(terms, prefix_flags, strict=True):
         credits = credits_for(term, prefix, vocabulary)
         per_entry = {}
@@ -128,15 +136,15 @@ def reference_scores(
             per_entry[e.id] = total
         tf[term] = per_entry
         df = sum(1 for value in per_entry.values() if value > 0)
-        idf[term] = math.log(1 + (n - df + 0.5) / (df + 0.5))
+        weight[term] = idf(df, n)
 
     weighted = {}
     for e in entries:
         matched = [t for t in terms if tf[t][e.id] > 0]
         if not matched:
             continue
-        k1_norm = K1 * ((1 - B) + B * lengths[e.id] / average)
-        raw = sum(idf[t] * tf[t][e.id] * (K1 + 1) / (tf[t][e.id] + k1_norm) for t in matched)
+        k1_norm = k1_length_norm(lengths[e.id], average)
+        raw = sum(weight[t] * saturate(tf[t][e.id], k1_norm) for t in matched)
         coverage = len(matched) / len(terms)
         weighted[e.id] = raw * coverage * coverage
     best = max(weighted.values(), default=0.0)
@@ -148,12 +156,12 @@ def reference_scores(
         static = (weights["source"] * source_value(e, config)
                   + weights["recency"] * recency_value(e, config, today)
                   + weights["position"] * position_value(e))
-        base = min(1.0, max(0.0, weights["relevance"] * relevance + static))
+        base = combine(weights["relevance"] * relevance, static)
         multiplier = 1.0
         for boost in config.boosts:
             if fnmatchcase(e.path, boost.pattern):
                 multiplier *= boost.factor
-        score = min(1.0, max(0.0, base * multiplier))
+        score = apply_multiplier(base, multiplier)
         if score >= config.min_score:
             scores[e.id] = score
     return scores

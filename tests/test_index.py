@@ -7,8 +7,12 @@ import pytest
 from reference_rank import make_entry
 
 from memtui.core import index as index_module
-from memtui.core.index import Index, build_segment, variant_stem
+from memtui.core import segment as segment_module
+from memtui.core.expansion import variant_stem
+from memtui.core.fields import entry_tokens
+from memtui.core.index import Index
 from memtui.core.model import MatchKind
+from memtui.core.segment import build_segment
 
 WORDS = ["deploy", "deployed", "deployment", "depot", "staging", "kubernetes", "ci", "数据"]
 
@@ -61,6 +65,10 @@ def test_expand_exact_prefix_variant() -> None:
     assert expansion.kind("deployed") is MatchKind.PREFIX
     variant = index.expand("deployments", prefix=True)
     assert dict(zip(variant.words, variant.word_credits.tolist(), strict=True))["deploy"] == 0.7
+    assert variant.kind("deploy") is MatchKind.VARIANT
+    assert variant.kind("deployed") is MatchKind.VARIANT
+    assert variant.kind("deployment") is MatchKind.VARIANT
+    assert index.expand("deploym", prefix=True).kind("deployment") is MatchKind.PREFIX
     exact_only = index.expand("ci", prefix=False)
     assert exact_only.words == ["ci"]
 
@@ -72,7 +80,7 @@ def test_fuzzy_catches_transpositions_only_without_real_matches() -> None:
     assert typo.kind("kubernetes") is MatchKind.FUZZY
     assert typo.word_credits[0] == pytest.approx(0.8 * 0.9)
     assert index.expand("depo", prefix=True).fuzzy == {}
-    assert index.expand("xyzq", prefix=True).empty
+    assert len(index.expand("xyzq", prefix=True).docs) == 0
 
 
 def test_cjk_terms_match_exactly() -> None:
@@ -90,7 +98,8 @@ def test_replace_paths_marks_old_slots_dead_and_indexes_new_ones() -> None:
     assert index.document_frequency("depot") == 1
     assert index.document_frequency("deploy") == 0
     assert index.document_frequency("rollback") == 1
-    assert sorted(e.path for e in index.live_entries()) == ["b.md"]
+    live = np.flatnonzero(index.alive).tolist()
+    assert sorted(index.entries[slot].path for slot in live) == ["b.md"]
 
 
 def test_compaction_renumbers_slots(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -100,7 +109,7 @@ def test_compaction_renumbers_slots(monkeypatch: pytest.MonkeyPatch) -> None:
     for body in ("one", "two", "three", "four"):
         index.replace_paths({"b.md": [make_entry("b.md", "Depot", body)]})
     assert index.generation > generation
-    assert index.capacity == index.live_count == 3
+    assert index.slot_count == index.live_count == 3
     assert index.document_frequency("four") == 1
 
 
@@ -109,7 +118,7 @@ def test_batched_rebuild_equals_per_entry_tokens(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Load tokenizes entries in batches; the segment must equal one built from entry_tokens."""
-    monkeypatch.setattr(index_module, "BUILD_BATCH", batch)
+    monkeypatch.setattr(segment_module, "BUILD_BATCH", batch)
     entries = [
         make_entry("notes/activeContext.md", "Deploy Ｚ checklist", "deploy deploy — ci, staging",
                    position=0, count=3, tags=("Ops",)),
@@ -120,7 +129,7 @@ def test_batched_rebuild_equals_per_entry_tokens(
     ]
     index = Index()
     index.rebuild(entries)
-    per_entry = [index_module.entry_tokens(entry) for entry in entries]
+    per_entry = [entry_tokens(entry) for entry in entries]
     expected = build_segment(
         [(slot, heading, body) for slot, (heading, body) in enumerate(per_entry)]
     )
@@ -132,7 +141,7 @@ def test_batched_rebuild_equals_per_entry_tokens(
 
 def test_counts_beyond_uint16_widen_the_count_arrays(monkeypatch: pytest.MonkeyPatch) -> None:
     """Counts are stored as uint16 until one overflows; later batches widen them, losslessly."""
-    monkeypatch.setattr(index_module, "BUILD_BATCH", 1)
+    monkeypatch.setattr(segment_module, "BUILD_BATCH", 1)
     index = Index()
     index.rebuild([
         make_entry("a.md", "Spam", "spam once", line=1),

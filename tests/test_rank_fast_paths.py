@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 from reference_rank import make_entry
 
 from memtui.core import index as index_module
-from memtui.core.index import Expansion, Index
+from memtui.core.expansion import Expansion
+from memtui.core.hits import top_threshold
+from memtui.core.index import Index
 from memtui.core.model import Entry
-from memtui.core.rank import top_threshold
 
 WORDS = ("alpha", "alpine", "ab", "beta", "bet", "bar", "banana", "cache", "cab", "deploy")
 
 
-def plain_sum(expansion: Expansion, capacity: int) -> np.ndarray:
-    return np.bincount(expansion.docs, weights=expansion.contributions(), minlength=capacity)
+def plain_sum(expansion: Expansion, slot_count: int) -> np.ndarray:
+    return np.bincount(expansion.docs, weights=expansion.posting_tf(), minlength=slot_count)
 
 
 def entries_from(bodies: list[list[str]], prefix: str) -> list[Entry]:
@@ -48,20 +49,20 @@ def test_cached_sums_equal_the_plain_sum(
                                  ("ca", True), ("alpha", True)]:
                 expansion = index.expand(term, prefix=prefix)
                 got = index.term_frequencies(expansion, (term, prefix))
-                assert got.tobytes() == plain_sum(expansion, index.capacity).tobytes()
+                assert got.tobytes() == plain_sum(expansion, index.slot_count).tobytes()
             if round_ == 0:
                 index.replace_paths({"notes/0.md": [e for e in replacement
                                                     if e.path == "notes/0.md"]})
 
 
-def test_contribution_ranges_are_slices_of_the_whole() -> None:
+def test_posting_tf_ranges_are_slices_of_the_whole() -> None:
     index = Index()
     index.rebuild(entries_from([["alpha", "alpine", "ab"], ["alpha", "ab", "ab"]], "n/"))
     expansion = index.expand("a", prefix=True)
-    whole = expansion.contributions()
+    whole = expansion.posting_tf()
     for begin in range(len(whole) + 1):
         for end in range(begin, len(whole) + 1):
-            assert expansion.contributions(begin, end).tolist() == whole[begin:end].tolist()
+            assert expansion.posting_tf(begin, end).tolist() == whole[begin:end].tolist()
 
 
 @settings(max_examples=40, deadline=None)

@@ -14,9 +14,9 @@ from reference_rank import make_entry, reference_scores
 
 from memtui.core.config import FACTOR_NAMES, Boost, Config
 from memtui.core.engine import Engine
+from memtui.core.hits import RankedHits
 from memtui.core.model import Entry, Source
 from memtui.core.query import QueryError, parse_query
-from memtui.core.rank import RankedHits
 
 TODAY = dt.date(2026, 6, 1)
 WORDS = st.text(alphabet="abcdeé", min_size=1, max_size=7)

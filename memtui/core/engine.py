@@ -14,17 +14,13 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memtui.core.config import Config
-from memtui.core.index import Index, build_main_segment
+from memtui.core.hits import RankContext, build_result
+from memtui.core.index import Index
 from memtui.core.model import ChangeSet, Entry, Explanation, RankResult
 from memtui.core.query import Query, parse_query
-from memtui.core.rank import (
-    RankContext,
-    Ranker,
-    Settings,
-    build_result,
-    elapsed_since,
-    make_settings,
-)
+from memtui.core.rank import Ranker, elapsed_since
+from memtui.core.segment import build_main_segment
+from memtui.core.statics import Settings, make_settings
 from memtui.core.store import Store
 
 CONTEXT_CACHE_SIZE = 8

@@ -105,17 +105,21 @@ class ChangeSet:
 
 
 # --- ranking results -------------------------------------------------------------------------
-# Produced by `core.rank`, read by the CLI and the UI. The explanation is built by the same code
-# that computes the score, so `Explanation.score == Hit.score` always.
+# Produced by the ranker (`core.rank`, `core.hits`), read by the CLI and the UI. The explanation
+# is built by the same code that computes the score, so `Explanation.score == Hit.score` always.
 
 
 class MatchKind(StrEnum):
-    """How a query term met a document token; exact beats prefix beats fuzzy."""
+    """How a query term met a document token: the label the explanation shows for it."""
 
     EXACT = "exact"
     PREFIX = "prefix"
-    SUBSTRING = "substring"
+    """The token starts with the term (`depl` -> `deployment`)."""
+    VARIANT = "variant"
+    """The token shares the term's stem, the term minus a common suffix
+    (`deployment` -> `deploy`, `deployed`)."""
     FUZZY = "fuzzy"
+    """A typo: the token is within a small edit distance of the term."""
     PHRASE = "phrase"
 
 
@@ -126,7 +130,7 @@ class TokenMatch:
     token: str
     kind: MatchKind
     similarity: float
-    """1.0 for exact; below for prefix/fuzzy (the credit the match earned)."""
+    """The credit the match earned: 1.0 for exact, below for prefix, variant and fuzzy."""
     heading_count: int
     body_count: int
 

@@ -1,0 +1,17 @@
+"""Names for the numpy array types the index and the ranker pass around (type hints only)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+SmallArray = npt.NDArray[np.int32]
+"""Word ids and slots in postings: int32 halves the memory of millions of postings."""
+CountArray = npt.NDArray[np.integer[Any]]
+"""Occurrence counts: uint16 unless some entry repeats a word more than 65,535 times."""
+ScalarT = TypeVar("ScalarT", bound=np.generic)

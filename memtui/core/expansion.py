@@ -1,0 +1,187 @@
+"""Which vocabulary words a query term matches, with what credit, and their postings.
+
+A term matches its exact word; with prefix expansion also every word it starts (prefix credit,
+closer completions earn more) and every word sharing its variant stem (the term minus a common
+English suffix: `deployment` matches `deploy`, `deployed`). When none of those has a live
+posting, the live index falls back to typo matches (`Index.fuzzy_words`). Credits are the
+`core.scoring` constants; an `Expansion` keeps the matched words and their postings side by side
+so the ranker sums them per slot and the explanation reads the same arrays back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SmallArray
+from memtui.core.model import MatchKind
+from memtui.core.scoring import (
+    FUZZY_CREDIT_SCALE,
+    HEADING_WEIGHT,
+    PREFIX_BASE_CREDIT,
+    VARIANT_CREDIT,
+)
+from memtui.core.segment import Segment
+from memtui.core.tokenize import is_cjk
+
+FUZZY_MIN_CHARS = 4
+FUZZY_CUTOFF = 0.75
+"""Minimum normalised OSA similarity (1 edit in 4 letters, 2 in 8)."""
+FUZZY_LIMIT = 8
+"""At most this many typo matches per term: the most similar, ties by word."""
+MIN_VARIANT_STEM = 4
+_SUFFIXES = (
+    "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
+    "ies", "ers", "er", "ed", "es", "s",
+)
+
+Piece = tuple[Segment, int, int, FloatArray]
+"""(segment, first word id, end word id, credit per word): a run of matched words."""
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """Everything a query term matched: words, their credits, and the postings to score.
+
+    Postings are concatenated word by word; `word_ptr[i]:word_ptr[i+1]` are word i's postings.
+    The ranker sums `posting_tf` per slot; the explanation reads the same arrays back.
+    """
+
+    term: str
+    words: list[str]
+    word_credits: FloatArray
+    word_ptr: IntArray
+    fuzzy: Mapping[str, float]
+    """Words matched only fuzzily -> their OSA similarity."""
+    stem: str | None
+    docs: SmallArray
+    heading: CountArray
+    body: CountArray
+    main_postings: int = 0
+    """How many leading postings come from the main segment (the rest are the delta's), or
+    -1 when main and delta postings interleave (fuzzy words)."""
+
+    def posting_tf(self, begin: int = 0, end: int | None = None) -> FloatArray:
+        """Credited tf of each posting in [begin, end): credit · (HEADING_WEIGHT · heading +
+        body), computed on demand, elementwise, so any sub-range holds exactly the values of
+        the whole."""
+        stop = len(self.docs) if end is None else end
+        first = int(np.searchsorted(self.word_ptr, begin, side="right")) - 1
+        last = int(np.searchsorted(self.word_ptr, stop, side="left"))
+        bounds = np.clip(self.word_ptr[first : last + 1], begin, stop)
+        credits = np.repeat(self.word_credits[first:last], np.diff(bounds))
+        weighted = HEADING_WEIGHT * self.heading[begin:stop] + self.body[begin:stop].astype(
+            np.float64)
+        return credits * weighted
+
+    def kind(self, word: str) -> MatchKind:
+        """How `word` matched the term: the word itself, a completion of it, a variant sharing
+        its stem, or a typo."""
+        if word == self.term:
+            return MatchKind.EXACT
+        if word in self.fuzzy:
+            return MatchKind.FUZZY
+        if word.startswith(self.term):
+            return MatchKind.PREFIX
+        return MatchKind.VARIANT
+
+
+def variant_stem(term: str) -> str | None:
+    """The term without a common English suffix, if what is left is long enough to mean it."""
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= MIN_VARIANT_STEM:
+            return term[: -len(suffix)]
+    return None
+
+
+def segment_pieces(segment: Segment, term: str, stem: str | None, *, prefix: bool) -> list[Piece]:
+    """The words of one segment that `term` matches exactly, or (with `prefix`) as the word
+    itself, a completion or a variant of its stem, with their credits."""
+    if not prefix:
+        word_id = segment.word_id(term)
+        if word_id is None:
+            return []
+        return [(segment, word_id, word_id + 1, np.ones(1))]
+    lo, hi = segment.id_range(term)
+    start, end = segment.id_range(stem) if stem else (lo, hi)
+    if start == end:
+        return []
+    credits = np.full(end - start, VARIANT_CREDIT)
+    credits[lo - start : hi - start] = PREFIX_BASE_CREDIT + (1 - PREFIX_BASE_CREDIT) * len(
+        term
+    ) / segment.word_lengths[lo:hi]
+    return [(segment, start, end, credits)]
+
+
+def fuzzy_pieces(segments: tuple[Segment, ...], fuzzy: Mapping[str, float]) -> list[Piece]:
+    """The typo matches `fuzzy` (word -> OSA similarity) as pieces of these segments."""
+    pieces: list[Piece] = []
+    for word, similarity in fuzzy.items():
+        for segment in segments:
+            word_id = segment.word_id(word)
+            if word_id is not None:
+                credit = np.array([FUZZY_CREDIT_SCALE * similarity])
+                pieces.append((segment, word_id, word_id + 1, credit))
+    return pieces
+
+
+def fuzzy_buckets(words: list[str]) -> dict[tuple[str, int], list[str]]:
+    """Words by (first letter, length), the candidate pools of fuzzy matching."""
+    buckets: dict[tuple[str, int], list[str]] = {}
+    for word in words:
+        if len(word) >= FUZZY_MIN_CHARS - 1 and not is_cjk(word):
+            buckets.setdefault((word[0], len(word)), []).append(word)
+    return buckets
+
+
+def assemble(
+    term: str,
+    stem: str | None,
+    pieces: list[Piece],
+    fuzzy: Mapping[str, float],
+    main: Segment,
+) -> Expansion:
+    """One Expansion of `term` from its matched pieces, postings concatenated piece by piece
+    (main-segment pieces first, except for fuzzy words, hence `main_postings`)."""
+    words: list[str] = []
+    credits: list[FloatArray] = []
+    counts: list[IntArray] = []
+    docs: list[SmallArray] = []
+    heading: list[CountArray] = []
+    body: list[CountArray] = []
+    for segment, start, end, credit in pieces:
+        words.extend(segment.words[start:end])
+        credits.append(credit)
+        counts.append(np.diff(segment.ptr[start : end + 1]))
+        begin, finish = segment.ptr[start], segment.ptr[end]
+        docs.append(segment.docs[begin:finish])
+        heading.append(segment.heading[begin:finish])
+        body.append(segment.body[begin:finish])
+    if not pieces:
+        empty = np.zeros(0, dtype=np.int32)
+        return Expansion(term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
+                         empty, empty, empty)
+    word_ptr = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(np.concatenate(counts), out=word_ptr[1:])
+    return Expansion(
+        term=term,
+        words=words,
+        word_credits=np.concatenate(credits),
+        word_ptr=word_ptr,
+        fuzzy=fuzzy,
+        stem=stem,
+        docs=_joined(docs),
+        heading=_joined(heading),
+        body=_joined(body),
+        main_postings=-1 if fuzzy else sum(
+            len(part) for part, (segment, _, _, _) in zip(docs, pieces, strict=True)
+            if segment is main
+        ),
+    )
+
+
+def _joined(parts: list[npt.NDArray[ScalarT]]) -> npt.NDArray[ScalarT]:
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -1,0 +1,241 @@
+"""Immutable inverted-index segments and how they are built from entries.
+
+A `Segment` holds its vocabulary sorted, so term ids follow sorted order and all words starting
+with a prefix form one contiguous id range found by bisect; its postings are numpy arrays in
+CSR form (`ptr[id]:ptr[id+1]` are the postings of word `id`), each posting a slot with its
+heading and body occurrence counts. `build_main_segment` tokenizes entries in batches (the
+texts are chosen by `core.fields`); `build_segment` builds a small segment from tokens already
+at hand (the live index's delta).
+"""
+
+from __future__ import annotations
+
+import bisect
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import count
+
+import numpy as np
+import numpy.typing as npt
+
+from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SmallArray
+from memtui.core.fields import context_text, file_words, heading_text
+from memtui.core.model import Entry
+from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens
+
+BUILD_BATCH = 512
+"""Entries tokenized per pass at load: large enough to amortise the per-call cost, small
+enough that one batch's token strings stay a few MB."""
+_TOP = "\U0010ffff"
+_BUFFER_TYPES = {"i": np.int32, "H": np.uint16}
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """An immutable CSR inverted index over some slots (compact dtypes: 50k entries hold
+    millions of postings)."""
+
+    words: list[str]
+    word_lengths: FloatArray
+    ptr: IntArray
+    docs: SmallArray
+    heading: CountArray
+    body: CountArray
+
+    def id_range(self, prefix: str) -> tuple[int, int]:
+        """Ids of all words starting with `prefix` (contiguous because ids follow sorted order)."""
+        lo = bisect.bisect_left(self.words, prefix)
+        return lo, bisect.bisect_left(self.words, prefix + _TOP, lo)
+
+    def word_id(self, word: str) -> int | None:
+        at = bisect.bisect_left(self.words, word)
+        return at if at < len(self.words) and self.words[at] == word else None
+
+
+class SegmentBuilder:
+    """Collects (word, slot) postings as int32 arrays, then builds a Segment.
+
+    Token strings live only for one batch: each is mapped to a provisional id (order of first
+    appearance, assigned by a C-level defaultdict counter) and dropped. `flush` counts a
+    batch's (word, slot, field) triples with one small sort, so only distinct postings are
+    kept (about 60% of the tokens); `build` renumbers ids into sorted word order and places
+    each batch's postings with a counting sort (no global sort, no int64 copies). Batches must
+    be flushed in increasing slot order; order within a batch does not matter, so a field may
+    be fed in several passes (text, file words).
+    """
+
+    def __init__(self) -> None:
+        self._ids: defaultdict[str, int] = defaultdict(count().__next__)
+        self._separator = self._ids[TEXT_SEPARATOR]
+        self._pending: list[tuple[SmallArray, SmallArray, int]] = []
+        self._postings: list[array[int]] = [array("i"), array("i"), array("H"), array("H")]
+        """Provisional word ids, slots, heading counts, body counts of flushed batches, in
+        growable C buffers (reallocated in place, returned whole to the OS when freed)."""
+        self._batch_sizes: list[int] = []
+
+    def add(self, field: str, flat_tokens: list[str], first_slot: int) -> SmallArray:
+        """Add `batch_tokens`-shaped tokens of consecutive slots from `first_slot` to the
+        current batch; returns each slot's token count."""
+        word_ids = np.array(list(map(self._ids.__getitem__, flat_tokens)), dtype=np.int32)
+        is_separator = word_ids == self._separator
+        ends = np.flatnonzero(is_separator)
+        per_slot = np.diff(ends, prepend=-1).astype(np.int32)
+        slots = np.repeat(np.arange(first_slot, first_slot + len(ends), dtype=np.int32),
+                          per_slot)
+        keep = ~is_separator
+        self._pending.append((word_ids[keep], slots[keep], 0 if field == "heading" else 1))
+        return per_slot - 1
+
+    def flush(self) -> None:
+        """Count the current batch's postings (heading and body occurrences per word, slot)."""
+        if not self._pending:
+            return
+        word_ids = np.concatenate([words for words, _, _ in self._pending]).astype(np.int64)
+        slots = np.concatenate([slots for _, slots, _ in self._pending])
+        fields = np.concatenate([np.full(len(words), bit, dtype=np.int64)
+                                 for words, _, bit in self._pending])
+        self._pending = []
+        if len(word_ids) == 0:
+            return
+        lowest = int(slots.min())
+        span = int(slots.max()) - lowest + 1
+        keys = ((word_ids * span + (slots - lowest)) << 1) | fields
+        keys.sort()
+        field_keys, field_counts = _count_sorted(keys)
+        pair_keys, starts = _runs(field_keys >> 1)
+        totals = np.add.reduceat(field_counts, starts)
+        heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
+        self._batch_sizes.append(len(pair_keys))
+        self._append(0, (pair_keys // span).astype(np.int32))
+        self._append(1, (pair_keys % span + lowest).astype(np.int32))
+        self._append(2, heading)
+        self._append(3, (totals - heading).astype(np.int32))
+
+    def _append(self, which: int, values: SmallArray) -> None:
+        """Append to a buffer; count buffers hold uint16 until a count exceeds 65,535 (then
+        they are widened once to int32)."""
+        buffer = self._postings[which]
+        if buffer.typecode == "H" and int(values.max(initial=0)) > np.iinfo(np.uint16).max:
+            buffer = self._postings[which] = array("i", buffer)
+        buffer.frombytes(values.astype(_BUFFER_TYPES[buffer.typecode]).tobytes())
+
+    def build(self) -> Segment:
+        self.flush()
+        provisional = list(self._ids)
+        del self._ids
+        order = sorted(range(1, len(provisional)), key=provisional.__getitem__)
+        vocabulary = [provisional[at] for at in order]
+        del provisional
+        sorted_id = np.zeros(len(order) + 1, dtype=np.int32)
+        sorted_id[np.asarray(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int32)
+        words, slots, headings, bodies = (
+            np.frombuffer(buffer, dtype=_BUFFER_TYPES[buffer.typecode])
+            for buffer in self._postings
+        )
+        self._postings = []
+        batches = []
+        offset = 0
+        for size in self._batch_sizes:
+            batches.append(slice(offset, offset + size))
+            offset += size
+        per_word = np.zeros(len(vocabulary), dtype=np.int64)
+        for batch in batches:  # batch by batch: no posting-sized temporary index array
+            words[batch] = sorted_id[words[batch]]
+            per_word += np.bincount(words[batch], minlength=len(vocabulary))
+        ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
+        np.cumsum(per_word, out=ptr[1:])
+        docs = np.empty(len(words), dtype=np.int32)
+        heading: CountArray = np.empty(len(words), dtype=headings.dtype)
+        body: CountArray = np.empty(len(words), dtype=bodies.dtype)
+        next_free = ptr[:-1].copy()
+        for batch in batches:
+            destination = _scatter_positions(words[batch], next_free)
+            docs[destination] = slots[batch]
+            heading[destination] = headings[batch]
+            body[destination] = bodies[batch]
+        return Segment(
+            words=vocabulary,
+            word_lengths=np.fromiter((len(w) for w in vocabulary), np.float64, len(vocabulary)),
+            ptr=ptr,
+            docs=docs,
+            heading=heading,
+            body=body,
+        )
+
+
+def _scatter_positions(words: SmallArray, next_free: IntArray) -> IntArray:
+    """Where a batch's postings go in the word-ordered arrays (a counting sort): the batch
+    holds each word's postings contiguously, slots ascending, after those of earlier batches."""
+    runs, starts = _runs(words)
+    lengths = np.diff(starts, append=len(words))
+    within = np.arange(len(words)) - np.repeat(starts, lengths)
+    destination = next_free[words] + within
+    next_free[runs] += lengths
+    return destination
+
+
+def build_segment(documents: Iterable[tuple[int, list[str], list[str]]]) -> Segment:
+    """Build a segment from (slot, heading tokens, body tokens); postings sorted by word, slot."""
+    builder = SegmentBuilder()
+    for slot, heading_tokens, body_tokens in documents:
+        builder.add("heading", [*heading_tokens, TEXT_SEPARATOR], slot)
+        builder.add("body", [*body_tokens, TEXT_SEPARATOR], slot)
+    return builder.build()
+
+
+def _runs(ordered: npt.NDArray[ScalarT]) -> tuple[npt.NDArray[ScalarT], IntArray]:
+    """The value of each run of equal values and where the run starts (for a sorted array:
+    its distinct values)."""
+    if len(ordered) == 0:
+        return ordered.copy(), np.zeros(0, dtype=np.int64)
+    boundary = np.empty(len(ordered), dtype=bool)
+    boundary[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=boundary[1:])
+    starts = np.flatnonzero(boundary)
+    return ordered[starts], starts
+
+
+def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
+    """Distinct values of a sorted array and how often each occurs."""
+    distinct, starts = _runs(ordered)
+    counts = np.diff(starts, append=len(ordered)).astype(np.int32)
+    return distinct, counts
+
+
+def _add_batch(
+    builder: SegmentBuilder, batch: list[Entry], first_slot: int,
+    file_tokens: dict[str, list[str]],
+) -> SmallArray:
+    """Feed consecutive entries to the builder (the batched twin of `entry_tokens`); returns
+    their token counts."""
+    headings = batch_tokens([heading_text(entry) for entry in batch])
+    bodies = batch_tokens([f"{entry.body}\n{context_text(entry)}" for entry in batch])
+    files: list[str] = []
+    for entry in batch:
+        found = file_tokens.get(entry.path)
+        if found is None:
+            found = file_tokens[entry.path] = [*file_words(entry), TEXT_SEPARATOR]
+        files.extend(found)
+    lengths = (builder.add("heading", headings, first_slot)
+               + builder.add("body", bodies, first_slot)
+               + builder.add("body", files, first_slot))
+    builder.flush()
+    return lengths
+
+
+def build_main_segment(entries: Sequence[Entry]) -> tuple[Segment, FloatArray]:
+    """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time."""
+    builder = SegmentBuilder()
+    lengths: list[SmallArray] = []
+    file_tokens: dict[str, list[str]] = {}
+    for first in range(0, len(entries), BUILD_BATCH):
+        batch = list(entries[first : first + BUILD_BATCH])
+        lengths.append(_add_batch(builder, batch, first, file_tokens))
+    del file_tokens
+    segment = builder.build()
+    return segment, (np.concatenate(lengths) if lengths else np.zeros(0)).astype(np.float64)
+
+
+EMPTY_SEGMENT = build_segment(())
