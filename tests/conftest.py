@@ -1,14 +1,52 @@
-"""Shared fixtures: realistic memory folders built in tmp_path (see tests/layouts.py)."""
+"""Shared fixtures: an isolated environment for every test, realistic memory folders built in
+tmp_path (see tests/layouts.py) and the hostile corpus (tests/hostile.py), built once a session."""
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
+import hostile
 import layouts
 import pytest
 
 TODAY = dt.date(2026, 11, 21)
+
+@pytest.fixture(autouse=True)
+def isolated_environment(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """No test reads or writes the developer's home, config, cache or `$MEMTUI_DIR`."""
+    base = tmp_path_factory.mktemp("env")
+    for variable, folder in (
+        ("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")
+    ):
+        (base / folder).mkdir()
+        monkeypatch.setenv(variable, str(base / folder))
+    monkeypatch.delenv("MEMTUI_DIR", raising=False)
+    return base
+
+
+@pytest.fixture(scope="session")
+def hostile_corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileFactory]:
+    """`hostile_corpus(many_files)`: the hostile folder, built once per size and shared.
+
+    Tests only read it (test_readonly proves nothing is written), so one copy serves them all.
+    """
+    built: dict[int, hostile.HostileCorpus] = {}
+
+    def make(many_files: int) -> hostile.HostileCorpus:
+        if many_files not in built:
+            folder = tmp_path_factory.mktemp(f"hostile-{many_files}")
+            built[many_files] = hostile.build_hostile_corpus(
+                folder / "memory", many_files=many_files
+            )
+        return built[many_files]
+
+    yield make
+    for corpus in built.values():
+        hostile.cleanup(corpus)
 
 
 @pytest.fixture
@@ -19,5 +57,5 @@ def today() -> dt.date:
 
 @pytest.fixture
 def memory_root(tmp_path: Path) -> Path:
-    """A folder holding every layout of DESIGN §1 side by side."""
+    """A folder holding every layout of the README's "Memory layouts" side by side."""
     return layouts.build_all(tmp_path / "root")

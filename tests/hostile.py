@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -245,6 +246,10 @@ def _many_files(root: Path, count: int) -> None:
     many.mkdir()
     for index in range(count):
         (many / f"note-{index:05d}.md").write_bytes(b"## Small note\nshort body\n")
+
+
+HostileFactory = Callable[[int], HostileCorpus]
+"""conftest's `hostile_corpus` fixture: the shared corpus with this many small files."""
 
 
 def build_hostile_corpus(root: Path, *, many_files: int = 2_000) -> HostileCorpus:

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import hostile
@@ -19,13 +18,8 @@ RAW_UNSAFE = [b"\x1b", b"\x7f", "\u202e".encode(), *(chr(c).encode() for c in ra
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
-    # A few hundred small files are enough here: the core tests load the full 2,000.
-    built = hostile.build_hostile_corpus(
-        tmp_path_factory.mktemp("hostile") / "memory", many_files=200
-    )
-    yield built
-    hostile.cleanup(built)
+def corpus(hostile_corpus: hostile.HostileFactory) -> hostile.HostileCorpus:
+    return hostile_corpus(200)
 
 
 def run_memtui(*args: str, home: Path) -> subprocess.CompletedProcess[bytes]:

@@ -8,7 +8,6 @@ the display layers pass it through `one_line()`, which `test_hostile_cli.py` pro
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
 from pathlib import Path
 
 import hostile
@@ -24,10 +23,8 @@ TODAY = dt.date(2026, 11, 21)
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
-    built = hostile.build_hostile_corpus(tmp_path_factory.mktemp("hostile") / "memory")
-    yield built
-    hostile.cleanup(built)
+def corpus(hostile_corpus: hostile.HostileFactory) -> hostile.HostileCorpus:
+    return hostile_corpus(2000)
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@ never interpreted, clicking anything does nothing, and skip reasons reach the wa
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import hostile
@@ -20,10 +19,8 @@ from memtui.ui.widgets.results import ResultsList
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
-    built = hostile.build_hostile_corpus(tmp_path_factory.mktemp("tui") / "memory", many_files=50)
-    yield built
-    hostile.cleanup(built)
+def corpus(hostile_corpus: hostile.HostileFactory) -> hostile.HostileCorpus:
+    return hostile_corpus(200)
 
 
 @pytest.fixture

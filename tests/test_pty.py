@@ -18,7 +18,7 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import hostile
@@ -32,10 +32,8 @@ CLEAR_QUERY = b"\x15"  # ctrl+u: the query input deletes everything left of the 
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
-    built = hostile.build_hostile_corpus(tmp_path_factory.mktemp("pty") / "memory", many_files=100)
-    yield built
-    hostile.cleanup(built)
+def corpus(hostile_corpus: hostile.HostileFactory) -> hostile.HostileCorpus:
+    return hostile_corpus(200)
 
 
 class Terminal:

@@ -98,12 +98,8 @@ def paused() -> Iterator[None]:
 
 
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile.HostileCorpus]:
-    built = hostile.build_hostile_corpus(
-        tmp_path_factory.mktemp("readonly") / "memory", many_files=100
-    )
-    yield built
-    hostile.cleanup(built)
+def corpus(hostile_corpus: hostile.HostileFactory) -> hostile.HostileCorpus:
+    return hostile_corpus(200)
 
 
 def test_the_hook_sees_writes(tmp_path: Path) -> None:
