@@ -1,0 +1,54 @@
+"""The date window's boundary: a daily note dated exactly `today - days` is inside it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from memtui.core.store import Store
+
+TODAY = dt.date(2026, 11, 21)
+
+
+def write_history(root: Path, *days: dt.date) -> None:
+    lines = [f"[{day.isoformat()} 09:00] history line from {day.isoformat()}\n\n" for day in days]
+    (root / "HISTORY.md").write_text("".join(lines))
+
+
+@pytest.mark.parametrize("days", [1, 7, 30])
+def test_a_note_dated_exactly_at_the_edge_is_loaded(tmp_path: Path, days: int) -> None:
+    edge = TODAY - dt.timedelta(days=days)
+    outside = edge - dt.timedelta(days=1)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for day in (edge, outside):
+        (memory / f"{day.isoformat()}.md").write_text(f"## Note\nwritten on {day}\n")
+    write_history(tmp_path, edge, outside)
+    store = Store(tmp_path, days=days, today=TODAY)
+    store.load()
+    loaded = sorted((entry.path, entry.date) for entry in store.entries.values())
+    assert loaded == [("HISTORY.md", edge), (f"memory/{edge.isoformat()}.md", edge)]
+    assert store.hidden_by_window == 2
+
+
+def test_a_note_arriving_at_the_edge_is_loaded(tmp_path: Path) -> None:
+    """The change path applies the same boundary as a fresh load."""
+    store = Store(tmp_path, days=30, today=TODAY)
+    store.load()
+    edge = tmp_path / f"{(TODAY - dt.timedelta(days=30)).isoformat()}.md"
+    outside = tmp_path / f"{(TODAY - dt.timedelta(days=31)).isoformat()}.md"
+    edge.write_text("## Edge\ninside\n")
+    outside.write_text("## Outside\nhidden\n")
+    store.apply_changes([edge, outside])
+    assert [entry.path for entry in store.entries.values()] == [edge.name]
+    assert store.hidden_by_window == 1
+
+
+def test_zero_days_loads_every_date(tmp_path: Path) -> None:
+    (tmp_path / "2001-01-01.md").write_text("## Old\nvery old\n")
+    store = Store(tmp_path, days=0, today=TODAY)
+    store.load()
+    assert len(store.entries) == 1
+    assert store.hidden_by_window == 0
