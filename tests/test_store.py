@@ -18,7 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.core.model import Source
-from memtui.core.store import MAX_DEPTH, MAX_FILE_BYTES, Store, _PathIndex, _Snapshot
+from memtui.core.snapshot import PathIndex, Snapshot
+from memtui.core.store import Store
+from memtui.core.walk import MAX_DEPTH, MAX_FILE_BYTES
 
 TODAY = dt.date(2026, 11, 21)
 MUTATING_EVENTS = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "shutil.rmtree"})
@@ -493,9 +495,9 @@ def test_one_batch_of_hints_matches_a_fresh_load(
 ), max_size=40))
 def test_snapshot_versions_behave_like_dicts(steps: list[tuple[dict[int, int], set[int]]]) -> None:
     """Each version equals the dict it models, and older versions never change."""
-    snapshot: _Snapshot[int, int] = _Snapshot()
+    snapshot: Snapshot[int, int] = Snapshot()
     model: dict[int, int] = {}
-    history: list[tuple[_Snapshot[int, int], dict[int, int]]] = []
+    history: list[tuple[Snapshot[int, int], dict[int, int]]] = []
     for assign, delete in steps:
         snapshot = snapshot.evolve(assign, delete)
         for key in delete:
@@ -521,12 +523,12 @@ def test_snapshot_versions_behave_like_dicts(steps: list[tuple[dict[int, int], s
     ],
 )
 def test_path_index_finds_a_path_and_everything_below_it(scope: str, expected: list[str]) -> None:
-    index = _PathIndex(["a/c/d.md", "a.md", "ab/x.md", "a", "a/b.md", "a-b.md", "."])
+    index = PathIndex(["a/c/d.md", "a.md", "ab/x.md", "a", "a/b.md", "a-b.md", "."])
     assert index.under(scope) == expected
 
 
 def test_path_index_add_and_discard_keep_it_sorted_and_unique() -> None:
-    index = _PathIndex()
+    index = PathIndex()
     for path in ("m/x.md", "a.md", "m/x.md", "z.md"):
         index.add(path)
     index.discard("a.md")

@@ -1,0 +1,248 @@
+"""The safe file-system side of the store: what a scan finds under a root, and reading a file.
+
+Nothing here reads outside the root. Scanning uses an explicit stack (a 1,200-level tree cannot
+raise RecursionError) capped at 64 levels. Decisions:
+
+* Only `.md` / `.markdown` files are memory; other files are skipped silently.
+* Folders that hold tooling rather than memory (`.git`, `node_modules`, `.venv` … see
+  `IGNORED_FOLDERS`) are not entered and are listed as skipped. Other hidden folders are scanned:
+  Claude Code keeps its memory in `.claude/memory/`.
+* Symlinks: a symlinked file is read only when its target is a regular file inside the root;
+  symlinked folders are never followed (inside the root they would duplicate or loop, outside
+  it they leave the root). FIFOs, sockets and devices are never opened: everything is
+  `lstat`-ed first, opened with `O_NONBLOCK` and `fstat`-ed again before reading.
+* At most MAX_FILES Markdown files are loaded per scan; the rest are counted and reported.
+* A file is read up to 4 MiB; a longer one keeps what was read and its last entry says so.
+* A file's signature is (mtime, size, inode); one modified within RACY_WINDOW_NS could hide a
+  same-size rewrite within the file system's timestamp granularity (git's "racy" rule).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from memtui.core.model import Entry
+from memtui.core.parse import is_markdown, parse_file
+from memtui.core.text import BinaryFile, Decoded, complete_utf8_prefix, decode
+
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_DEPTH = 64
+MAX_FILES = 20_000
+IGNORED_FOLDERS = frozenset(
+    {
+        ".git", ".hg", ".svn", ".jj", "node_modules", ".venv", "venv", "__pycache__",
+        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".idea", ".vscode",
+        ".obsidian", ".trash", ".Trash", "site-packages",
+    }
+)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_READ_CHUNK = 1024 * 1024
+RACY_WINDOW_NS = 3_000_000_000
+"""A hinted file whose stat signature is unchanged is re-read only if modified this recently."""
+
+Signature = tuple[int, int, int]
+
+
+@dataclass(slots=True)
+class Scan:
+    """What one scan found: Markdown files by root-relative path, and paths skipped (why)."""
+
+    found: dict[str, os.stat_result]
+    skipped: dict[str, str]
+    overflow: int = 0
+    """Markdown files beyond MAX_FILES, not loaded."""
+
+
+def file_signature(info: os.stat_result) -> Signature:
+    return (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def is_racy(signature: Signature) -> bool:
+    """Modified so recently that a same-size rewrite could share its mtime (git's racy check)."""
+    return abs(time.time_ns() - signature[0]) < RACY_WINDOW_NS
+
+
+def relative_path(root: Path, hint: str | Path) -> str | None:
+    """A hint as a root-relative POSIX path ('' = the root), or None when outside the root."""
+    candidate = Path(hint)
+    if not candidate.is_absolute():
+        candidate = root / candidate
+    for base in (root.absolute(), Path(os.path.realpath(root))):
+        try:
+            relative = Path(os.path.normpath(candidate.absolute())).relative_to(base)
+        except ValueError:
+            continue
+        text = relative.as_posix()
+        return "" if text == "." else text
+    return None
+
+
+def scan_scope(root: Path, scope: str) -> Scan:
+    """What is on disk at one hinted path: a file, a folder to rescan, or nothing."""
+    scan = Scan({}, {})
+    parts = scope.split("/")
+    if len(parts) - 1 > MAX_DEPTH or any(part in IGNORED_FOLDERS for part in parts[:-1]):
+        return scan
+    for depth in range(1, len(parts)):
+        try:
+            if not stat.S_ISDIR(os.lstat(root.joinpath(*parts[:depth])).st_mode):
+                return scan
+        except OSError:
+            return scan
+    target = root.joinpath(*parts)
+    try:
+        info = os.lstat(target)
+    except OSError:
+        return scan
+    if stat.S_ISDIR(info.st_mode):
+        if parts[-1] in IGNORED_FOLDERS:
+            scan.skipped[scope] = f"ignored folder ({parts[-1]})"
+        elif len(parts) > MAX_DEPTH:
+            scan.skipped[scope] = f"deeper than {MAX_DEPTH} folders (not scanned)"
+        else:
+            return walk_tree(root, scope)
+        return scan
+    _examine(root, scope, str(target), info, scan)
+    return scan
+
+def walk_tree(root: Path, start: str) -> Scan:
+    """Scan a folder subtree with an explicit stack (no recursion)."""
+    scan = Scan({}, {})
+    stack = [(start, start.count("/") + 1 if start else 0)]
+    while stack:
+        folder, depth = stack.pop()
+        absolute = str(root / folder) if folder else str(root)
+        try:
+            with os.scandir(absolute) as iterator:
+                items = list(iterator)
+        except FileNotFoundError:
+            continue
+        except PermissionError:
+            scan.skipped[folder or "."] = "folder not readable (permission denied)"
+            continue
+        except OSError as exc:
+            scan.skipped[folder or "."] = f"folder not readable ({exc.strerror or exc})"
+            continue
+        for item in items:
+            path = f"{folder}/{item.name}" if folder else item.name
+            try:
+                info = item.stat(follow_symlinks=False)
+            except OSError as exc:
+                if is_markdown(item.name):
+                    scan.skipped[path] = f"cannot stat ({exc.strerror or exc})"
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                if item.name in IGNORED_FOLDERS:
+                    scan.skipped[path] = f"ignored folder ({item.name})"
+                elif depth + 1 > MAX_DEPTH:
+                    scan.skipped[path] = f"deeper than {MAX_DEPTH} folders (not scanned)"
+                else:
+                    stack.append((path, depth + 1))
+            else:
+                _examine(root, path, item.path, info, scan)
+    return scan
+
+def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: Scan) -> None:
+    """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
+    name = path.rsplit("/", 1)[-1]
+    markdown = is_markdown(name)
+    if stat.S_ISLNK(info.st_mode):
+        _examine_link(root, path, absolute, markdown, scan)
+    elif stat.S_ISREG(info.st_mode):
+        if markdown:
+            _add_found(path, info, scan)
+    elif markdown:
+        scan.skipped[path] = "not a regular file (FIFO, socket or device): never opened"
+
+def _examine_link(root: Path, path: str, absolute: str, markdown: bool, scan: Scan) -> None:
+    try:
+        target_info = os.stat(absolute)
+    except FileNotFoundError:
+        if markdown:
+            scan.skipped[path] = "broken symlink"
+        return
+    except OSError as exc:
+        if markdown or exc.errno == errno.ELOOP:
+            scan.skipped[path] = f"symlink not followed ({exc.strerror or exc})"
+        return
+    target = os.path.realpath(absolute)
+    real_root = os.path.realpath(root)
+    inside = target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
+    if stat.S_ISDIR(target_info.st_mode):
+        scan.skipped[path] = (
+            "symlinked folder not followed (it would duplicate or loop)"
+            if inside
+            else "symlink leaves the memory folder (not followed)"
+        )
+    elif not markdown:
+        return
+    elif not inside:
+        scan.skipped[path] = "symlink leaves the memory folder (not followed)"
+    elif not stat.S_ISREG(target_info.st_mode):
+        scan.skipped[path] = "symlink to a FIFO, socket or device: never opened"
+    else:
+        _add_found(path, target_info, scan)
+
+def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
+    if len(scan.found) >= MAX_FILES:
+        scan.overflow += 1
+    else:
+        scan.found[path] = info
+
+def read_entries(root: Path, path: str) -> tuple[Entry, ...] | str:
+    """Read, decode and parse one file; a string is the reason it was skipped."""
+    loaded = read_text(root, path)
+    if isinstance(loaded, str):
+        return loaded
+    decoded, size = loaded
+    entries = parse_file(path, decoded.text, warnings=decoded.warnings)
+    if size > MAX_FILE_BYTES and entries:
+        notice = (
+            f"truncated: the file is {size:,} bytes; only the first "
+            f"{MAX_FILE_BYTES // (1024 * 1024)} MiB are loaded"
+        )
+        entries[-1] = replace(entries[-1], warnings=(*entries[-1].warnings, notice))
+    return tuple(entries)
+
+def read_text(root: Path, path: str) -> tuple[Decoded, int] | str:
+    """One file's decoded text (capped) and its size; a string is the reason it was skipped."""
+    absolute = os.path.join(root, path)  # a str join: pathlib costs more than the read
+    try:
+        descriptor = os.open(absolute, _OPEN_FLAGS)
+    except PermissionError:
+        return "not readable (permission denied)"
+    except OSError as exc:
+        return f"not readable ({exc.strerror or exc})"
+    try:
+        info = os.fstat(descriptor)
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file (FIFO, socket or device): never read"
+        chunks: list[bytes] = []
+        remaining = MAX_FILE_BYTES + 1
+        while remaining > 0:
+            chunk = os.read(descriptor, min(_READ_CHUNK, remaining))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as exc:
+        return f"not readable ({exc.strerror or exc})"
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    size = len(data)
+    if size > MAX_FILE_BYTES:
+        size = max(info.st_size, size)
+        data = data[:MAX_FILE_BYTES]
+        data = data[: len(data) // 2 * 2] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else (
+            complete_utf8_prefix(data)
+        )
+    try:
+        return decode(data), size
+    except BinaryFile as exc:
+        return str(exc)
