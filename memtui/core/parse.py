@@ -1,6 +1,7 @@
 """Decoded text of one memory file -> its entries, exactly as a user reads their own memory.
 
-One Markdown-aware routine serves every layout (DESIGN §1). Decisions DESIGN leaves open:
+One Markdown-aware routine serves every layout (the README section "Memory layouts it reads"
+lists them). Decisions:
 
 * **Source.** Any `MEMORY.md`/`memory.md` is long-term (Claude Code keeps it in `.claude/memory/`,
   templates in sub-folders). Daily notes are named by day — `YYYY-MM-DD[-slug]`,
