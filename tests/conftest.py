@@ -7,9 +7,10 @@ import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 
-import hostile
 import layouts
 import pytest
+
+from memtui.bench import hostile
 
 TODAY = dt.date(2026, 11, 21)
 

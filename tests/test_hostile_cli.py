@@ -9,8 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import hostile
 import pytest
+
+from memtui.bench import hostile
 
 TODAY = "2026-11-21"
 RAW_UNSAFE = [b"\x1b", b"\x7f", "\u202e".encode(), *(chr(c).encode() for c in range(0x80, 0xA0))]

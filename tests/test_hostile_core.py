@@ -10,9 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import hostile
 import pytest
 
+from memtui.bench import hostile
 from memtui.core.config import Config
 from memtui.core.engine import Engine
 from memtui.core.model import Entry

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hostile
 import pytest
 from textual.widgets import Static
 from ui_helpers import SIZE, build_app, detail_lines, rows, type_query, wait_loaded, wait_until
 
+from memtui.bench import hostile
 from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen

@@ -21,8 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import hostile
 import pytest
+
+from memtui.bench import hostile
 
 UP_TO = 60.0
 """An upper bound for the app to react, not a performance expectation."""

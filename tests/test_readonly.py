@@ -19,10 +19,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import hostile
 import pytest
 from ui_helpers import build_app, type_query, wait_loaded, wait_until
 
+from memtui.bench import hostile
 from memtui.cli import main
 from memtui.core.config import Config
 from memtui.core.engine import Engine

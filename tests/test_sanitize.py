@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hostile
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memtui.bench import hostile
 from memtui.core.sanitize import cap_lines, has_unsafe, one_line, visible
 
 

@@ -1,4 +1,4 @@
-"""Build a memory folder written by an attacker: every category of issue 5, in a temp folder.
+"""Build a memory folder written by an attacker, for tests and `scripts/measure_stall.py`.
 
 `build_hostile_corpus(root)` plants terminal escape payloads (in headings, bodies, frontmatter
 values and file names), markup payloads, odd encodings, size and YAML bombs and file-system
@@ -273,7 +273,7 @@ def build_hostile_corpus(root: Path, *, many_files: int = 2_000) -> HostileCorpu
 
 
 def build_heavy_files(root: Path) -> None:
-    """The two giants of issue 5's responsiveness check: 20 MB on one line, 50,000 sections."""
+    """The two giants of the responsiveness check: 20 MB on one line, 50,000 sections."""
     root.mkdir(parents=True, exist_ok=True)
     with (root / "heavy-single-line.md").open("wb") as handle:
         handle.write(b"## One enormous line\n")
