@@ -1,4 +1,5 @@
-"""Realistic memory folders, one per layout of DESIGN §1 plus the quirks real files have.
+"""Realistic memory folders, one per layout in the README's "Memory layouts it reads", plus the
+quirks real files have.
 
 Written from scratch (never copied from real memory files). Each builder writes its files under
 `root` and returns nothing; `build_all` writes every layout side by side, `LAYOUTS` lists them.

@@ -35,7 +35,7 @@ class JudgedQuery:
 
 
 def dcg(grades: list[int]) -> float:
-    return sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(grades))
+    return float(sum((2**grade - 1) / math.log2(rank + 2) for rank, grade in enumerate(grades)))
 
 
 def load_sets(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
