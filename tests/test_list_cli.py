@@ -67,7 +67,7 @@ def test_skipped_paths_are_listed(tmp_path: Path, capsys: pytest.CaptureFixture[
     (tmp_path / "blob.md").write_bytes(b"\x00\x01binary")
     _, payload = run_json(capsys, str(tmp_path))
     assert payload["skipped"] == [
-        {"path": "blob.md", "reason": "binary file (NUL byte in the first 8 KB)"}
+        {"path": "blob.md", "reason": "binary file (NUL byte at offset 0)"}
     ]
 
 

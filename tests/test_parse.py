@@ -472,3 +472,17 @@ def test_heading_less_log_opening_with_brackets_splits_anywhere() -> None:
         ("one", dt.date(2026, 11, 1), DateOrigin.BRACKET),
         ("two", dt.date(2026, 11, 2), DateOrigin.BRACKET),
     ]
+
+
+@pytest.mark.parametrize(
+    "name", ["memory/2026-02-30.md", "9999-99-99.md", "0000-00-00.md", "2026-13-01-standup.md"]
+)
+def test_an_impossible_date_in_the_file_name_is_a_warning(name: str) -> None:
+    entries = parse_file(name, "## Note\nbody\n")
+    assert entries and all(entry.date is None for entry in entries)
+    assert all(any("not a real day" in w for w in entry.warnings) for entry in entries)
+
+
+def test_a_real_date_in_the_file_name_warns_nothing() -> None:
+    (entry,) = parse_file("memory/2026-02-28.md", "## Note\nbody\n")
+    assert entry.date is not None and entry.warnings == ()

@@ -7,7 +7,6 @@ import codecs
 import pytest
 
 from memtui.core.text import (
-    BINARY_SNIFF_BYTES,
     BinaryFile,
     complete_utf8_prefix,
     decode,
@@ -34,14 +33,16 @@ def test_decode_encodings_and_line_endings(data: bytes, text: str) -> None:
 
 
 @pytest.mark.parametrize("data", [b"PK\x03\x04\x00\x00 zip", codecs.BOM_UTF8 + b"a\x00b"])
-def test_nul_in_first_8kb_is_binary(data: bytes) -> None:
+def test_nul_near_the_start_is_binary(data: bytes) -> None:
     with pytest.raises(BinaryFile, match="binary"):
         decode(data)
 
 
-def test_nul_after_the_sniff_window_is_text() -> None:
-    data = b"a" * BINARY_SNIFF_BYTES + b"\x00tail"
-    assert decode(data).text.endswith("\x00tail")
+def test_nul_far_into_the_file_is_binary_too() -> None:
+    """Not just the head: a NUL after 64 KB of text is caught, and the reason says where."""
+    data = b"## Notes\n" + b"a" * 70_000 + b"\x00tail"
+    with pytest.raises(BinaryFile, match=r"binary file \(NUL byte at offset 70,009\)"):
+        decode(data)
 
 
 def test_utf16_with_bom_is_not_binary_despite_nuls() -> None:

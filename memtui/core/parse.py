@@ -101,6 +101,8 @@ class FileKind:
     date: dt.date | None = None
     time: dt.time | None = None
     history: bool = False
+    warning: str | None = None
+    """Why the name looks dated but gives no date (e.g. `2026-02-30.md`), for every entry."""
 
 
 _ASCII_CONTROLS = tuple(chr(code) for code in (*range(0x09), *range(0x0B, 0x20), 0x7F))
@@ -163,11 +165,19 @@ def classify(rel_path: str) -> FileKind:
             slug = groups[3] if len(groups) > 3 else None
             time_match = _HHMM.fullmatch(slug) if slug else None
             file_time = _make_time(*time_match.groups()) if time_match else None
-            return FileKind(Source.DAILY, date=_make_date(*groups[:3]), time=file_time)
+            date = _make_date(*groups[:3])
+            return FileKind(Source.DAILY, date=date, time=file_time,
+                            warning=None if date else _impossible_date(*groups[:3]))
     dated = _DATED_NOTE.match(stem)
     if dated:
-        return FileKind(Source.NOTE, role=stem, date=_make_date(*dated.groups()))
+        date = _make_date(*dated.groups())
+        return FileKind(Source.NOTE, role=stem, date=date,
+                        warning=None if date else _impossible_date(*dated.groups()))
     return FileKind(Source.NOTE, role=stem)
+
+
+def _impossible_date(year: str, month: str, day: str) -> str:
+    return f"the file name's date {year}-{month}-{day} is not a real day; entries are undated"
 
 
 def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
@@ -598,6 +608,8 @@ class _FileParser:
         tags = tuple(visible(tag) for tag in fm.tags)
         role = visible(kind.role) if kind.role else None
         base_warnings = self.file_warnings + fm.warnings
+        if kind.warning:
+            base_warnings += (kind.warning,)
         occurrences: dict[tuple[str, ...], int] = {}
         entries: list[Entry] = []
         count = len(segments)

@@ -4,8 +4,9 @@ Decoding rules (memory files are written by agents and may be hostile; see the R
 "Safe with hostile memory files"):
 
 * A BOM decides the encoding: UTF-8 (stripped), UTF-16 LE or BE. Without a BOM the text is UTF-8.
-* A NUL byte in the first 8 KB of a file without a UTF-16 BOM means binary: `BinaryFile` is raised
-  and the store skips the file with that reason.
+* A NUL byte anywhere in what was read of a file without a UTF-16 BOM means binary: `BinaryFile`
+  is raised and the store skips the file with that reason (where the NUL is). Text editors never
+  write NUL, and a file that holds one later on is no more memory text than one that starts so.
 * Invalid UTF-8 is replaced with U+FFFD and reported as a warning the entries carry.
 * CRLF and lone CR become `\\n`. Line numbers count `\\n` only; `str.splitlines` is never used
   because it also splits on U+2028, U+0085 and friends, which editors do not count as lines.
@@ -17,14 +18,13 @@ import codecs
 import threading
 from dataclasses import dataclass
 
-BINARY_SNIFF_BYTES = 8192
 _REPLACEMENT = "\ufffd"
 _ERROR_HANDLER = "memtui-count-invalid"
 _counter = threading.local()
 
 
 class BinaryFile(ValueError):
-    """The data looks binary (a NUL byte near the start); it is not memory text."""
+    """The data holds a NUL byte: it is not memory text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +55,9 @@ def decode(data: bytes) -> Decoded:
     """Decode file bytes to text with `\\n` line endings; raise BinaryFile for binary data."""
     warnings: list[str] = []
     utf16 = data.startswith(codecs.BOM_UTF16_LE) or data.startswith(codecs.BOM_UTF16_BE)
-    if not utf16 and b"\x00" in data[:BINARY_SNIFF_BYTES]:
-        raise BinaryFile("binary file (NUL byte in the first 8 KB)")
+    nul = -1 if utf16 else data.find(b"\x00")
+    if nul >= 0:
+        raise BinaryFile(f"binary file (NUL byte at offset {nul:,})")
     if data.startswith(codecs.BOM_UTF8):
         text, bad = _decode_counting(data[len(codecs.BOM_UTF8) :], "utf-8")
         label = "UTF-8"
