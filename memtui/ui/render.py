@@ -7,7 +7,6 @@ so `[@click=app.quit]` in a memory file shows literally and does nothing.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 
@@ -16,7 +15,8 @@ from rich.text import Text
 from textual.content import Content
 
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
-from memtui.core.sanitize import one_line, visible
+from memtui.core.sanitize import one_line
+from memtui.ui import widths
 
 FACTOR_ORDER = ("relevance", "source", "recency", "position")
 FACTOR_STYLE = {name: f"$factor-{name}" for name in FACTOR_ORDER}
@@ -52,7 +52,7 @@ def display_title(entry: Entry) -> str:
     Daily templates often head each section with just a time (`## 16:30:00 UTC`), which says
     nothing in a list: such a title becomes `16:30 UTC · <the body's first words>`.
     """
-    title = one_line(entry.title or entry.file_name, 400)
+    title = one_line(entry.title or entry.file_name, widths.RAW)
     timed = _TIME_ONLY.match(title)
     if timed is None:
         return title
@@ -165,7 +165,7 @@ def factor_rows(explanation: Explanation, *, raw_width: int = 40,
     cells = COMPACT_BAR_CELLS if compact else 10
     for factor in explanation.factors:
         style = FACTOR_STYLE.get(factor.name, "$primary")
-        raw = one_line(factor.raw, 400)
+        raw = one_line(factor.raw, widths.RAW)
         if compact and len(raw) > raw_width:
             raw = raw.split(", ", 1)[0]
         rows.append(
@@ -217,19 +217,20 @@ def term_rows(terms: Sequence[TermMatch], *, expanded: bool) -> list[Content]:
         if not term.matches:
             rows.append(
                 Content.assemble(
-                    (one_line(term.term, 40), "bold"), ("  no match", "$error")
+                    (one_line(term.term, widths.WORD), "bold"), ("  no match", "$error")
                 )
             )
             continue
         shown = term.matches if expanded else term.matches[:3]
         pieces: list[str | tuple[str, str]] = [
-            (one_line(term.term, 40), "bold"),
+            (one_line(term.term, widths.WORD), "bold"),
             (f"  w {term.weight:.2f}  ", "$muted"),
         ]
         for index, match in enumerate(shown):
             if index:
                 pieces.append(("  ", ""))
-            pieces.append((one_line(match.token, 40), "$match-foreground on $match-background"))
+            token = one_line(match.token, widths.WORD)
+            pieces.append((token, "$match-foreground on $match-background"))
             detail = f" {match.kind.value}"
             if match.similarity < 1.0:
                 detail += f" {match.similarity:.2f}"
@@ -248,9 +249,9 @@ def multiplier_rows(explanation: Explanation) -> list[Content]:
             ("× ", "$muted"),
             (f"{item.factor:.2f}", "bold $success" if item.factor >= 1 else "bold $error"),
             "  ",
-            (one_line(item.name, 40), "bold"),
+            (one_line(item.name, widths.WORD), "bold"),
             "  ",
-            (one_line(item.reason, 80), "$muted"),
+            (one_line(item.reason, widths.SHORT), "$muted"),
         )
         for item in explanation.multipliers
     ]
@@ -303,47 +304,44 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
         lines.append(gap)
     if expanded and explanation.notes:
         lines.append(Content.styled("notes", "bold $secondary"))
-        lines += [Content(one_line(note, 200)) for note in explanation.notes]
+        lines += [Content(one_line(note, widths.LINE)) for note in explanation.notes]
     return Content("\n").join(line for line in lines if line is not None)
 
 
 def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
     parts: list[str | tuple[str, str]] = [
-        (one_line(line_range(entry), 120), "bold"),
+        (one_line(line_range(entry), widths.LONG), "bold"),
         ("  ·  ", "$muted"),
         (entry_date(entry), ""),
         ("  ·  ", "$muted"),
         (SOURCE_LABEL.get(entry.source, str(entry.source)), SOURCE_STYLE.get(entry.source, "")),
     ]
     if entry.role:
-        parts += [("  ·  ", "$muted"), (one_line(entry.role, 40), "")]
+        parts += [("  ·  ", "$muted"), (one_line(entry.role, widths.WORD), "")]
     if entry.tags:
-        parts += [("  ·  ", "$muted"), (one_line(" ".join(f"#{t}" for t in entry.tags), 80),
-                                        "$secondary")]
+        tags = " ".join(f"#{tag}" for tag in entry.tags)
+        parts += [("  ·  ", "$muted"), (one_line(tags, widths.SHORT), "$secondary")]
     if masked:
         note = f"{masked} secret{'s' if masked != 1 else ''} {'shown' if revealed else 'masked'}"
         parts += [("  ·  ", "$muted"), (note, "bold $warning")]
     for warning in entry.warnings[:3]:
-        parts += [("  ⚠ ", "$warning"), (one_line(warning, 80), "$warning")]
+        parts += [("  ⚠ ", "$warning"), (one_line(warning, widths.SHORT), "$warning")]
     return Content.assemble(*parts)
 
 
-def human_age(date: dt.date | None, today: dt.date) -> str:
-    if date is None:
-        return ""
-    days = (today - date).days
-    if days <= 0:
-        return "today"
-    if days == 1:
-        return "yesterday"
-    return f"{days} d ago"
+MAX_SHOWN_CHARS = 200_000
 
 
-def plain(text: str, limit: int = 200) -> Content:
-    """A safe single-line Content from any string."""
-    return Content(one_line(text, limit))
+def entry_text(entry: Entry, *, limit: int | None = MAX_SHOWN_CHARS) -> str:
+    """The entry as shown and copied: a heading line, then the body (not yet secret-masked).
 
-
-def block(text: str) -> Content:
-    """A safe multi-line Content from any string."""
-    return Content(visible(text))
+    Display is capped at `limit` characters so a multi-megabyte entry cannot stall the event
+    loop while it is masked and wrapped; copying passes None for the whole entry.
+    """
+    depth = max(1, min(6, len(entry.heading_path)))
+    text = f"{'#' * depth} {entry.title}\n\n{entry.body}" if entry.title else entry.body
+    if limit is not None and len(text) > limit:
+        hidden = len(text) - limit
+        text = (f"{text[:limit]}\n\n… {hidden:,} more characters not shown "
+                "(press e to open the file)")
+    return text

@@ -21,6 +21,7 @@ from textual.strip import Strip
 
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
+from memtui.ui import widths
 from memtui.ui.render import (
     BAR_CELLS,
     SOURCE_LABEL,
@@ -49,7 +50,7 @@ def path_column_width(room: int) -> int:
 
 def compact_path(path: str, cells: int) -> str:
     """The file name, with its parent folder in front when both fit in `cells`."""
-    parts = one_line(path, 400).replace("\\", "/").rsplit("/", 2)
+    parts = one_line(path, widths.RAW).replace("\\", "/").rsplit("/", 2)
     name = parts[-1]
     if len(parts) >= 2 and parts[-2]:
         with_parent = f"{parts[-2]}/{name}"
@@ -350,7 +351,7 @@ class ResultsList(ScrollView, can_focus=True):
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
         title = display_title(entry)
-        suffix = "" if path_width else f" · {one_line(entry.file_name, 80)}"
+        suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
         title_cells = cell_len(title)
         if title_cells >= title_width:
             title, suffix = set_cell_size(title, title_width - 1) + "…", ""
