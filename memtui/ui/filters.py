@@ -1,17 +1,16 @@
 """Edit the filter tokens of a query string (`source:daily tag:x …`) without touching its words.
 
 The filter screen works on the query text itself, so what the user sees in the query box is
-always the whole truth and the ranker's own query parser stays the only interpreter.
+always the whole truth and the ranker's own query parser stays the only interpreter. The query
+is cut into pieces and filters are recognised with `memtui.core.query`'s own patterns, so a
+piece is a filter here exactly when the ranker reads it as one.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
-from memtui.core.query import FILTER_NAMES
-
-_PIECE = re.compile(r'-?"[^"]*"?|\S+')
+from memtui.core.query import _FILTER, _PIECE, FILTER_NAMES
 
 
 @dataclass
@@ -34,13 +33,16 @@ class QueryFilters:
 
 
 def split_query(query: str) -> tuple[str, QueryFilters]:
-    """The query's words (in order) and its filters; `file:` counts as a role filter."""
+    """The query's words (in order) and its filters; `file:` counts as a role filter.
+
+    A filter name with no value yet (`tag:` while typing) stays with the words.
+    """
     words: list[str] = []
     filters = QueryFilters()
-    for piece in _PIECE.findall(query):
-        name, colon, value = piece.partition(":")
-        name = name.lower()
-        if not colon or name not in FILTER_NAMES or not value:
+    for piece in (match.group() for match in _PIECE.finditer(query)):
+        found = _FILTER.match(piece)
+        name, value = (found.group(1).casefold(), found.group(2)) if found else ("", "")
+        if name not in FILTER_NAMES or not value:
             words.append(piece)
         elif name == "source":
             filters.sources.append(value)
