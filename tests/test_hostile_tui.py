@@ -13,7 +13,7 @@ from memtui.bench import hostile
 from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
-from memtui.ui.screens.modals import WarningsScreen
+from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList
 

@@ -19,15 +19,16 @@ from ui_helpers import (
     write,
 )
 
+from memtui.ui.app import PALETTE_COMMANDS
+from memtui.ui.bindings import PANE_BINDINGS
+from memtui.ui.screens.breakdown import BreakdownScreen
+from memtui.ui.screens.filters import FiltersScreen
+from memtui.ui.screens.help import HelpScreen, help_rows
 from memtui.ui.screens.main import MainScreen
-from memtui.ui.screens.modals import (
-    BreakdownScreen,
-    FiltersScreen,
-    HelpScreen,
-    NoMemoryScreen,
-    WarningsScreen,
-    WeightsScreen,
-)
+from memtui.ui.screens.no_memory import NoMemoryScreen
+from memtui.ui.screens.warnings import WarningsScreen
+from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.results import ResultsList
 
 
@@ -209,9 +210,6 @@ async def test_weights_screen_reranks_live() -> None:
 
 
 async def test_help_lists_every_binding() -> None:
-    from memtui.ui.screens.main import PANE_BINDINGS
-    from memtui.ui.screens.modals import help_rows
-
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
@@ -251,7 +249,7 @@ async def test_secrets_are_masked_until_revealed(tmp_path: Path) -> None:
         assert "masked" in static_text(app, "#detail-header")
         await pilot.press("ctrl+r")
         await pilot.pause()
-        assert screen.revealed
+        assert screen.query_one(EntryPane).revealed
         assert secret in "\n".join(detail_lines(app))
 
 
@@ -295,8 +293,6 @@ async def test_empty_folder_says_so(tmp_path: Path) -> None:
 
 
 async def test_palette_offers_every_main_action() -> None:
-    from memtui.ui.app import PALETTE_COMMANDS
-
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
@@ -375,7 +371,7 @@ async def test_huge_entries_are_shown_capped(tmp_path: Path) -> None:
     app = build_app(str(root), "--no-watch")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: screen._shown is not None)
+        await wait_until(pilot, lambda: screen.query_one(EntryPane).shown is not None)
         text = "\n".join(detail_lines(app))
         assert "more characters not shown" in text or "more lines not shown" in text
         assert len(text) < 1_000_000

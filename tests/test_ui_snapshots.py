@@ -15,7 +15,9 @@ from textual.pilot import Pilot
 from ui_helpers import SIZE, build_app, demo_app, type_query, wait_loaded, wait_until
 
 from memtui.ui.app import MemtuiApp
-from memtui.ui.screens.modals import BreakdownScreen, HelpScreen, NoMemoryScreen
+from memtui.ui.screens.breakdown import BreakdownScreen
+from memtui.ui.screens.help import HelpScreen
+from memtui.ui.screens.no_memory import NoMemoryScreen
 
 Snap = Callable[..., bool]
 

@@ -11,15 +11,16 @@ from typing import overload
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.config import Config
-from memtui.core.model import Factor, Hit
+from memtui.core.model import ChangeSet, Factor, Hit
 from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
 from memtui.ui.filters import QueryFilters, split_query, with_filters
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
-from memtui.ui.screens.main import ChangeSet, change_notice
-from memtui.ui.themes import load_themes, shipped_theme_files
+from memtui.ui.status import change_notice
+from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
 from memtui.ui.widgets.results import ResultsList, compact_path, path_column_width
 
 REPO = Path(__file__).resolve().parent.parent
@@ -195,8 +196,6 @@ def test_change_notice_names_files_and_counts() -> None:
 
 async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: Path) -> None:
     """50,000 hits: set_hits and a repaint touch only what is on screen."""
-    from textual.app import App, ComposeResult
-
     built: list[int] = []
 
     class LazyHits(Sequence[Hit]):
@@ -221,8 +220,6 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
 
     class Host(App[None]):
         def get_theme_variable_defaults(self) -> dict[str, str]:
-            from memtui.ui.themes import MEMTUI_VARIABLES
-
             return dict(MEMTUI_VARIABLES)
 
         def compose(self) -> ComposeResult:
@@ -254,10 +251,6 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
 
 
 async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:
-    from textual.app import App, ComposeResult
-
-    from memtui.ui.themes import MEMTUI_VARIABLES
-
     entries = [make_entry(0, "東京オフサイトの会場候補と予算の確認" * 3, "body"),
                make_entry(1, "plain title", "body", path="a/very/long/path/" * 6 + "x.md")]
     hits = [make_hit(i + 1, entry) for i, entry in enumerate(entries)]

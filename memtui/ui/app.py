@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import on
 from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -21,9 +22,13 @@ from textual.screen import Screen
 
 from memtui.core.config import Config, default_config_path
 from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
 from memtui.core.watch import RootWatcher
 from memtui.startup import Startup, demo_root
+from memtui.ui import widths
+from memtui.ui.messages import DemoRequested, WeightsChanged
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes
 
 if TYPE_CHECKING:
@@ -104,7 +109,6 @@ class MemtuiApp(App[int]):
         super().__init__()
         self.options = options
         self.load_ms: float | None = None
-        self.first_paint_ms: float | None = None
         self.last_paint_ms: float | None = None
         """Milliseconds from the latest search request to its results being painted."""
         self.painted_generation = 0
@@ -112,7 +116,6 @@ class MemtuiApp(App[int]):
         self.watcher: RootWatcher | None = None
         self.theme_warnings: list[str] = []
         self._theme_ready = False
-        self._started = time.perf_counter()
         self._mask_cache: dict[str, tuple[str, int]] = {}
         if options.deterministic:
             self.animation_level = "none"
@@ -136,10 +139,9 @@ class MemtuiApp(App[int]):
         if self.options.keymap:
             self.set_keymap(self.options.keymap)
         for warning in [*self.options.config_warnings, *self.theme_warnings]:
-            self.notify(one_line(warning, 300), severity="warning", timeout=6, markup=False)
+            self.notify(one_line(warning, widths.NOTICE), severity="warning", timeout=6,
+                        markup=False)
         if self.options.root is None:
-            from memtui.ui.screens.modals import NoMemoryScreen
-
             self.push_screen(NoMemoryScreen(self.options.searched))
         else:
             self.push_screen(MainScreen())
@@ -150,6 +152,19 @@ class MemtuiApp(App[int]):
         self.options.demo = True
         self.switch_screen(MainScreen())
 
+    # --- messages from screens (they bubble to the app, not to the screen below) --------------
+
+    @on(DemoRequested)
+    def _demo_requested(self) -> None:
+        self.open_demo()
+
+    @on(WeightsChanged)
+    def _weights_changed(self, message: WeightsChanged) -> None:
+        """The weights screen changed a weight: the main screen under it owns the engine."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.apply_weights(message.weights, message.half_life_days)
+
     # --- hooks for benchmarks and tests -------------------------------------------------------
 
     def results_painted(self, generation: int, requested_at: float) -> None:
@@ -157,8 +172,6 @@ class MemtuiApp(App[int]):
         now = time.perf_counter()
         self.painted_generation = generation
         self.last_paint_ms = (now - requested_at) * 1000
-        if self.first_paint_ms is None:
-            self.first_paint_ms = (now - self._started) * 1000
 
     # --- shared helpers -----------------------------------------------------------------------
 
@@ -168,8 +181,6 @@ class MemtuiApp(App[int]):
             return text, 0
         cached = self._mask_cache.get(text)
         if cached is None:
-            from memtui.core.secrets import mask_secrets
-
             cached = mask_secrets(text)
             if len(self._mask_cache) > 256:
                 self._mask_cache.clear()

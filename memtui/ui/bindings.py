@@ -1,0 +1,38 @@
+"""The main screen's key tables, in one leaf module so the help screen can list them without
+importing the screen (widgets keep their own tables: `QueryInput`, `ResultsList`, `EntryView`).
+
+Every binding has an id: `[keymap]` in the config file remaps keys by it (`pane.edit = "o"`).
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+PANE_BINDINGS: list[BindingType] = [
+    Binding("slash", "screen.focus_query", "Search", id="pane.focus_query"),
+    Binding("e", "screen.edit", "Edit", id="pane.edit"),
+    Binding("y", "screen.copy_entry", "Copy", id="pane.copy_entry"),
+    Binding("Y", "screen.copy_citation", "Cite", show=False, id="pane.copy_citation"),
+    Binding("plus,equals_sign", "screen.boost(1)", "Boost", key_display="+", id="pane.boost"),
+    Binding("minus", "screen.boost(-1)", "Penalise", key_display="−", id="pane.penalise"),
+    Binding("0", "screen.clear_boost", "Clear boost", show=False, id="pane.clear_boost"),
+    Binding("b", "screen.toggle_breakdown", "Breakdown", show=False, id="pane.breakdown"),
+    Binding("B", "screen.expanded_breakdown", "Why", id="pane.expanded_breakdown"),
+    Binding("w", "screen.weights", "Weights", id="pane.weights"),
+    Binding("f", "screen.filters", "Filters", id="pane.filters"),
+    Binding("t", "screen.toggle_window", "Window", show=False, id="pane.toggle_window"),
+    Binding("r", "screen.toggle_secrets", "Reveal", show=False, id="pane.toggle_secrets"),
+    Binding("n", "screen.next_match", "Next match", show=False, id="pane.next_match"),
+    Binding("exclamation_mark", "screen.warnings", "Warnings", show=False, id="pane.warnings"),
+    Binding("T", "screen.next_theme", "Theme", show=False, id="pane.next_theme"),
+    Binding("question_mark", "screen.help", "Help", id="pane.help"),
+    Binding("q", "app.quit", "Quit", id="pane.quit"),
+]
+"""Single-letter keys: active while the results or the entry pane has focus."""
+
+MAIN_BINDINGS: list[BindingType] = [
+    Binding("escape", "escape", "Clear", show=False, id="escape"),
+    Binding("f1", "help", "Help", show=False, id="help"),
+    Binding("f2", "next_theme", "Theme", show=False, id="next_theme"),
+]
+"""The main screen's own keys: active everywhere on it, the query box included."""

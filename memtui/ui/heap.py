@@ -1,0 +1,24 @@
+"""Keep the cyclic garbage collector's full collections off the keystroke path."""
+
+from __future__ import annotations
+
+import gc
+
+FULL_GC_EVERY = 100
+"""Full collections after this many middle-generation ones (Python's default is 10)."""
+
+
+def settle_heap() -> None:
+    """Freeze what is alive now out of the GC's reach and make full collections rarer.
+
+    A full collection walks every tracked object: with a loaded folder and Textual's render
+    caches that is a 15–50 ms pause (100+ ms on a busy machine) landing on a random keystroke,
+    which made the keystroke p95. Everything alive now (store, index) is frozen out of the
+    GC's reach — entries and index arrays hold no cycles, so this leaks nothing and refcounting
+    still frees them — and full collections run a tenth as often. The main screen calls this
+    after the paint that follows new long-lived data (a load, applied changes).
+    """
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_GC_EVERY)

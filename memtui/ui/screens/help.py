@@ -1,0 +1,144 @@
+"""Every key, generated from the binding tables so it cannot drift (? or F1 on the main screen).
+
+The main screen's tables come from `memtui.ui.bindings`, the widgets' from the widgets
+themselves; the help text for a binding is `MAIN_HELP` by the last part of its id, else the
+binding's own description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.screens.modal import CloseableModal
+from memtui.ui.widgets.detail import EntryView
+from memtui.ui.widgets.query import QueryInput
+from memtui.ui.widgets.results import ResultsList
+
+HelpRow = tuple[str, str, str, str]
+"""Section, keys, what it does, binding id ("" for rows that are not bindings)."""
+
+QUERY_SYNTAX = (
+    ("deploy stripe", "entries matching these words (prefixes and typos count too)"),
+    ('"exact phrase"', "these words in this order"),
+    ("-word", "drop entries containing word"),
+    ("source:daily", "long_term, daily or note (source:d is enough)"),
+    ("role:x  file:x", "path, file name or role contains x (globs allowed)"),
+    ("tag:x", "frontmatter tag"),
+    ("after:2026-11-01", "on or after a date (YYYY, YYYY-MM or YYYY-MM-DD)"),
+    ("before:2026-12", "strictly before a date"),
+    ("(empty query)", "browse every loaded entry, newest first"),
+)
+
+MAIN_HELP = {
+    "focus_query": "focus the query box",
+    "focus_results": "focus the results list (single-letter keys work there)",
+    "escape": "clear the query / back to the query box",
+    "results": "move in the results",
+    "edit": "open $EDITOR at the entry's line (reloads the file after)",
+    "copy_entry": "copy the entry's text (secrets stay masked unless revealed)",
+    "copy_citation": "copy a path:line citation",
+    "boost": "boost the selected entry's file for this session",
+    "penalise": "penalise the selected entry's file for this session",
+    "clear_boost": "clear the file's session boost",
+    "breakdown": "compact / expanded score breakdown",
+    "expanded_breakdown": "full breakdown in a window",
+    "weights": "change weights and half-life, live",
+    "filters": "filter by source, role/file, tag, dates",
+    "toggle_window": "date window: last N days ↔ every date",
+    "toggle_secrets": "reveal / mask secrets",
+    "next_match": "scroll the entry to the next match",
+    "warnings": "skipped files and other warnings",
+    "next_theme": "next memtui theme (remembered)",
+    "help": "this help",
+    "quit": "quit",
+}
+
+_MOVES = {
+    "down": "next result", "up": "previous result", "page_down": "page of results down",
+    "page_up": "page of results up", "first": "first result", "last": "last result",
+}
+
+
+def help_rows(app: App[Any]) -> list[HelpRow]:
+    """(section, keys, what, binding id) for every binding, straight from the binding tables.
+
+    The id is what `[keymap]` in the config file remaps; rows that are not bindings have "".
+    """
+
+    def row(section: str, binding: Binding, text: str) -> HelpRow:
+        keys = " ".join(app.get_key_display(Binding(key.strip(), binding.action))
+                        for key in binding.key.split(","))
+        return (section, keys, text, binding.id or "")
+
+    typing, panes, everywhere = ("while typing in the query box",
+                                 "in the results and entry panes", "everywhere")
+    rows = [row(typing, binding, _what(binding)) for binding in _bindings(QueryInput.BINDINGS)]
+    rows += [
+        (typing, "enter", "go to the results list", ""),
+        (typing, "ctrl+a ctrl+e", "caret to start / end", ""),
+        (typing, "ctrl+u ctrl+w", "delete to start / word", ""),
+    ]
+    rows += [row(panes, binding, _what(binding)) for binding in _bindings(PANE_BINDINGS)]
+    rows += [row("in the results list", binding, binding.description)
+             for binding in _bindings(ResultsList.BINDINGS)]
+    rows.append(("in the results list", "enter  double-click", "go to the entry pane", ""))
+    rows += [row("in the entry pane", binding, binding.description)
+             for binding in _bindings(EntryView.BINDINGS)]
+    rows += [row(everywhere, binding, _what(binding)) for binding in _bindings(MAIN_BINDINGS)]
+    rows += [
+        (everywhere, "ctrl+p", "command palette: every action, themes", ""),
+        (everywhere, "tab shift+tab", "move focus: query → results → entry", ""),
+        (everywhere, "ctrl+q", "quit", ""),
+    ]
+    rows += [("query syntax", syntax, meaning, "") for syntax, meaning in QUERY_SYNTAX]
+    return rows
+
+
+def _bindings(table: Iterable[BindingType]) -> list[Binding]:
+    return [item for item in table if isinstance(item, Binding)]
+
+
+def _what(binding: Binding) -> str:
+    name = (binding.id or "").rsplit(".", 1)[-1]
+    if name in MAIN_HELP:
+        return MAIN_HELP[name]
+    action = binding.action.split("(")[-1].strip("')")
+    return binding.description or _MOVES.get(action, action)
+
+
+class HelpScreen(CloseableModal):
+    """The help rows grouped by where they apply."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="modal-box"):
+            yield Static(Content.styled("memtui keys", "bold $accent"), id="help-title")
+            yield VerticalScroll(Static(id="help-body", markup=False))
+            yield Static(
+                Content.styled(
+                    "Single-letter keys act when the results or entry pane has focus (press "
+                    "enter); ctrl/F-key variants work while typing. Remap a key by its id "
+                    "(the grey column) in the config file's [keymap] table. esc closes.", "$muted"),
+                id="help-foot",
+            )
+
+    def on_mount(self) -> None:
+        lines: list[Content] = []
+        section = ""
+        for where, keys, what, binding_id in help_rows(self.app):
+            if where != section:
+                if lines:
+                    lines.append(Content(""))
+                lines.append(Content.styled(where, "bold $secondary"))
+                section = where
+            lines.append(Content.assemble(
+                (f"  {keys:<16}", "bold $accent"), (f"{binding_id:<24}", "$muted"), (what, ""),
+            ))
+        self.query_one("#help-body", Static).update(Content("\n").join(lines))

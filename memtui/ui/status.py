@@ -1,0 +1,147 @@
+"""The main screen's words: title and status lines, the empty states, notices and banners.
+
+Pure functions from plain values and core results to `Content` (or a plain string for a
+notification); the screen only decides when to show them. Every string from disk goes in as
+plain text through `one_line`, never as markup.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from memtui.core.model import ChangeSet, RankResult
+from memtui.core.sanitize import one_line
+from memtui.core.watch import WatchMode
+from memtui.ui import widths
+
+SEPARATOR = (" · ", "$muted")
+LOADING = Content.styled("loading…", "$muted")
+LOAD_FAILED = Content.styled("load failed", "$error")
+QUERY_ERROR = Content.styled("query error", "bold $error")
+WATCH_STYLE = {
+    WatchMode.WATCHING: "$success",
+    WatchMode.POLLING: "$warning",
+    WatchMode.ROOT_MISSING: "bold $error",
+}
+FILE_KINDS_HINT = (
+    "memtui reads MEMORY.md, memory/*.md, daily notes (YYYY-MM-DD.md), topic notes "
+    "and HISTORY.md. Entries appear here as soon as your agent writes them."
+)
+QUERY_TIPS = (
+    "Tips: fewer words; a prefix like depl finds deploy; -word excludes; "
+    "source:daily, tag:x, after:2026-11-01 filter."
+)
+
+
+def title_line(root_label: str) -> Content:
+    """`memtui · ~/workspace` on the top bar's left."""
+    return Content.assemble(
+        ("memtui", "bold $accent"), SEPARATOR, (one_line(root_label, widths.SHORT), "$foreground")
+    )
+
+
+def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool, hidden: int,
+               mode: WatchMode) -> Content:
+    """The top bar's right: entries, date window, skipped files and the watcher's state.
+
+    `entries` is None until the engine has loaded (then only the watcher's state shows);
+    `days` is the configured window (0: every date), `window_all` whether the user lifted it.
+    """
+    parts: list[str | tuple[str, str]] = []
+    if entries is not None:
+        shown_days = 0 if window_all else days
+        parts += [(f"{entries:,} entries", ""), SEPARATOR,
+                  ("all dates" if not shown_days else f"{shown_days} days", "")]
+        if hidden and not window_all:
+            parts.append((f" (+{hidden:,} older hidden)", "$muted"))
+        if skipped:
+            parts += [SEPARATOR, (f"{skipped} skipped", "$warning")]
+        parts.append(SEPARATOR)
+    parts.append((mode.value, WATCH_STYLE.get(mode, "$muted")))
+    return Content.assemble(*parts)
+
+
+def query_status(result: RankResult, *, deterministic: bool, indexing: bool) -> Content:
+    """`12 matches · 3.1 ms` right of the query box (`entries` while browsing)."""
+    count = result.total_matches
+    noun = "match" if count == 1 else "matches"
+    if not result.query.strip():
+        noun = "entry" if count == 1 else "entries"
+    elapsed = "— ms" if deterministic else f"{result.elapsed_ms:.1f} ms"
+    if indexing:
+        elapsed = "indexing…"  # browse results are up; a query waits for the index
+    return Content.assemble((f"{count:,} {noun}", "bold"), SEPARATOR, (elapsed, "$muted"))
+
+
+def banner(message: str) -> Content:
+    """A banner line: any message, flattened and capped."""
+    return Content(one_line(message, widths.NOTICE))
+
+
+def root_missing(root: str) -> str:
+    return (f"The memory folder {one_line(root, widths.LINE)} is gone. "
+            "It was moved or deleted; waiting for it to come back…")
+
+
+def empty_state(result: RankResult, *, entries: int | None, root: str, skipped: int,
+                window_all: bool) -> Content:
+    """What the results pane says when there is nothing to list (`entries`: None if unknown)."""
+    if entries == 0:
+        return empty_folder(root, hidden=result.hidden_by_window, skipped=skipped)
+    return no_matches(result, window_all=window_all)
+
+
+def empty_folder(root: str, *, hidden: int, skipped: int) -> Content:
+    lines = [
+        Content.styled("No memory entries here yet", "bold"),
+        Content(""),
+        Content.assemble(("folder  ", "$muted"), (one_line(root, widths.LINE), "")),
+    ]
+    if hidden:
+        lines.append(Content(f"{hidden:,} daily entries are older than the date window "
+                             "— press t to load every date."))
+    if skipped:
+        lines.append(Content(f"{skipped} files were skipped — press ! to see why."))
+    lines += [Content(""), Content.styled(FILE_KINDS_HINT, "$muted")]
+    return Content("\n").join(lines)
+
+
+def no_matches(result: RankResult, *, window_all: bool) -> Content:
+    query = one_line(result.query, widths.SHORT)
+    lines = [
+        Content.assemble(("No matches for ", "bold"), (query, "bold $accent")),
+        Content(""),
+    ]
+    if result.unmatched_terms:
+        terms = ", ".join(one_line(term, widths.WORD) for term in result.unmatched_terms)
+        lines.append(Content.assemble(("nothing contains  ", "$muted"), (terms, "")))
+    if result.suggestions:
+        suggestions = ", ".join(one_line(s, widths.WORD) for s in result.suggestions[:5])
+        lines.append(Content.assemble(("did you mean  ", "$muted"), (suggestions, "bold $success")))
+    if result.hidden_by_window and not window_all:
+        lines.append(Content.assemble(
+            (f"{result.hidden_by_window:,}", "bold"),
+            (" daily entries are outside the date window — press t (ctrl+t) to search "
+             "every date", ""),
+        ))
+    lines += [Content.styled(one_line(note, widths.LINE), "$muted") for note in result.notes[:3]]
+    lines += [Content(""), Content.styled(QUERY_TIPS, "$muted")]
+    return Content("\n").join(lines)
+
+
+def change_notice(changes: ChangeSet) -> str | None:
+    """'MEMORY.md: 2 entries added' for each changed file (at most three named)."""
+    parts = []
+    for path, added, removed, updated in changes.per_path:
+        counts = [
+            f"{count} {'entry' if count == 1 else 'entries'} {verb}"
+            for count, verb in ((added, "added"), (removed, "removed"), (updated, "updated"))
+            if count
+        ]
+        if counts:
+            parts.append(f"{one_line(path, widths.LABEL)}: {', '.join(counts)}")
+    if not parts:
+        return None
+    if len(parts) > 3:
+        parts = [*parts[:3], f"and {len(parts) - 3} more files"]
+    return "\n".join(parts)

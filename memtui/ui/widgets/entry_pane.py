@@ -1,0 +1,137 @@
+"""The right-hand column: the selected entry's header, its text, and why it ranked there.
+
+While the user types, the column follows the list's top hit a moment late (`DETAIL_DELAY_S`
+after the list painted), so a fast typist's keystrokes repaint only the list; the main screen
+tells the pane when a selection may wait (`defer_next`), when the list painted and when the
+query changed again, and the pane keeps the timer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Static
+
+from memtui.core.model import Entry, Hit
+from memtui.ui import render
+from memtui.ui.widgets.detail import EntryView
+
+if TYPE_CHECKING:
+    from memtui.ui.app import MemtuiApp
+
+DETAIL_DELAY_S = 0.05
+"""While typing, the entry and breakdown panes follow the top hit this long after the list has
+painted, so a fast typist's keystrokes repaint only the list; the panes catch up once typing
+pauses (the next keystroke cancels the pending update)."""
+
+
+class EntryPane(Vertical):
+    """Header line, `EntryView` and the compact or expanded breakdown of one hit."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.hit: Hit | None = None
+        """The selected hit (what the entry actions act on), shown or about to be."""
+        self.previous: Hit | None = None
+        """The hit ranked just above it (the breakdown compares the two)."""
+        self.compact = True
+        self.revealed = False
+        self.shown: tuple[Entry, str | None, bool] | None = None
+        """Entry, match pattern and reveal state the entry view last rendered."""
+        self._defer = False
+        self._owed = False
+        """A selection was skipped while typing and still has to be shown."""
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="detail-header", markup=False)
+        yield EntryView(id="detail")
+        yield Static(id="breakdown", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#breakdown").border_title = Content("why")
+
+    @property
+    def pending(self) -> bool:
+        """True while the pane still shows an earlier selection."""
+        return self._timer is not None or self._owed
+
+    # --- following the list -------------------------------------------------------------------
+
+    def defer_next(self, new_query: bool) -> None:
+        """A new query's top hit waits for the list to paint first (once something is shown)."""
+        self._defer = new_query and self.shown is not None
+
+    def select(self, hit: Hit | None, previous: Hit | None, *, painted: bool) -> None:
+        """The list's cursor moved; `painted`: the list already shows the newest search."""
+        self.hit, self.previous = hit, previous
+        deferred, self._defer = self._defer, False
+        if deferred and hit is not None:
+            self._owed = True  # shown once the list has painted and typing pauses
+            self._stop_timer()
+            if painted:  # the paint came first
+                self._timer = self.set_timer(DETAIL_DELAY_S, self.show)
+        else:
+            self.show()
+
+    def typing(self) -> None:
+        """The query changed again: a pending update waits for this keystroke's top hit."""
+        if self._timer is not None:
+            self._stop_timer()
+            self._owed = True
+
+    def list_painted(self) -> None:
+        """The list painted the newest search: start the delay if the pane owes an update."""
+        if self._owed and self._timer is None:
+            self._timer = self.set_timer(DETAIL_DELAY_S, self.show)
+
+    def catch_up(self) -> None:
+        """Show the owed selection now (no search is coming to trigger it)."""
+        if self._owed:
+            self.show()
+
+    def refit(self) -> None:
+        """The terminal resized: the breakdown's raw-input column is sized to the panel."""
+        if self.hit is not None and not self.pending:
+            self.show()
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = None
+
+    # --- painting -----------------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Paint the selected hit now (or clear the pane when there is none)."""
+        self._owed = False
+        self._stop_timer()
+        hit = self.hit
+        header = self.query_one("#detail-header", Static)
+        detail = self.query_one(EntryView)
+        breakdown = self.query_one("#breakdown", Static)
+        if hit is None:
+            self.shown = None
+            header.update(Content(""), layout=False)
+            detail.clear()
+            breakdown.update(Content(""), layout=False)
+            breakdown.border_title = Content("why")
+            return
+        entry = hit.entry
+        app = cast("MemtuiApp", self.app)
+        text, masked = app.mask(render.entry_text(entry), revealed=self.revealed)
+        header.update(render.detail_header(entry, masked=masked, revealed=self.revealed),
+                      layout=False)
+        pattern = render.match_pattern(hit.explanation.terms)
+        shown = (entry, pattern.pattern if pattern else None, self.revealed)
+        if shown != self.shown:
+            # Typing often keeps the same top entry: re-render it only when something changed.
+            self.shown = shown
+            detail.show(text, pattern)
+        breakdown.update(render.breakdown(hit, self.previous, expanded=not self.compact,
+                                          width=breakdown.content_region.width), layout=False)
+        breakdown.border_title = Content(f"why #{hit.rank}")
