@@ -12,11 +12,23 @@ import datetime as dt
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from memtui import __version__
+from memtui.core.sanitize import one_line, visible
 from memtui.errors import UsageError
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
+
 SUBCOMMANDS = ("rank", "list", "bench")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but what it prints (usage errors quote the arguments) is made visible first."""
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        super()._print_message(visible(message), file)
 
 
 def parse_today(value: str) -> dt.date:
@@ -51,7 +63,7 @@ def add_common(parser: argparse.ArgumentParser, *, root: bool = True) -> None:
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
         epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench (see --help)",
@@ -65,7 +77,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
 
 
 def build_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"memtui {command}")
+    parser = Parser(prog=f"memtui {command}")
     if command == "rank":
         parser.description = "Rank entries for a query and print them."
         parser.add_argument("-q", "--query", required=True, help="the query")
@@ -118,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_tui(args)
     except UsageError as exc:
-        print(f"memtui: {exc}", file=sys.stderr)
+        print(f"memtui: {one_line(str(exc), 2000)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import entry_date
 from memtui.core.model import Entry
-from memtui.core.sanitize import one_line
+from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.core.store import Store
 
 
@@ -44,14 +44,14 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {
-            "root": str(root),
+            "root": undecodable_bytes_visible(str(root)),
             "today": today.isoformat(),
             "days": days,
             "hidden_by_window": store.hidden_by_window,
             "entries": [
                 {
                     "id": entry.id,
-                    "path": entry.path,
+                    "path": undecodable_bytes_visible(entry.path),
                     "line_start": entry.line_start,
                     "line_end": entry.line_end,
                     "title": show(entry.title),
@@ -65,7 +65,10 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 }
                 for entry in entries
             ],
-            "skipped": [{"path": s.path, "reason": s.reason} for s in store.skipped],
+            "skipped": [
+                {"path": undecodable_bytes_visible(s.path), "reason": s.reason}
+                for s in store.skipped
+            ],
         }
         dump_json(payload, stream)
     else:

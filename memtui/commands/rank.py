@@ -22,7 +22,7 @@ from memtui.commands.output import (
 from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.query import QueryError, parse_query
-from memtui.core.sanitize import one_line
+from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.errors import UsageError
 
 
@@ -65,7 +65,7 @@ def _payload(result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
         item: dict[str, Any] = {
             "rank": hit.rank,
             "score": round(hit.score, 6),
-            "path": entry.path,
+            "path": undecodable_bytes_visible(entry.path),
             "line_start": entry.line_start,
             "line_end": entry.line_end,
             "title": one_line(show(entry.title), 300),

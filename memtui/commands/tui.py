@@ -5,14 +5,18 @@ from __future__ import annotations
 import argparse
 
 from memtui.commands.common import startup_from_args
+from memtui.core.sanitize import one_line
 from memtui.ui.app import AppOptions, MemtuiApp
+
+MAX_QUERY_CHARS = 1000
+"""A `-q` longer than this is cut; the box is one line, and ESC or BEL in it is made visible."""
 
 
 def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> MemtuiApp:
     """The app for parsed `memtui` arguments (`deterministic`: no blink, timings or watcher)."""
     options = AppOptions.from_startup(
         startup_from_args(args),
-        query=args.query,
+        query=one_line(args.query, MAX_QUERY_CHARS),
         theme=args.theme,
         watch=not args.no_watch,
         deterministic=deterministic,

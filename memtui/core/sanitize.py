@@ -6,6 +6,11 @@ user's clipboard. Everything that reaches a screen or a terminal goes through `v
 ESC becomes `␛` (so no escape sequence can start), other C0 controls become their Unicode
 control pictures, and C1 controls, DEL, bidi overrides and other invisible format characters
 become `<U+XXXX>`. Newlines and tabs are kept.
+
+A file name that is not UTF-8 reaches Python with each undecodable byte as a lone surrogate
+(U+DC80–U+DCFF, PEP 383); it is shown as the byte it stands for, `caf\\xe9.md`, in the UI, the
+clipboard and every output (JSON included), so one path reads the same everywhere and nothing
+tries to encode a surrogate (which raises, or writes invalid UTF-8).
 """
 
 from __future__ import annotations
@@ -28,6 +33,11 @@ _INVISIBLE_RANGES = (
 )
 
 
+_ESCAPED_BYTE_FIRST, _ESCAPED_BYTE_LAST = 0xDC80, 0xDCFF
+"""Lone surrogates that `os.fsdecode` uses for undecodable bytes 0x80–0xFF."""
+_ESCAPED_BYTES = re.compile("[\udc80-\udcff]")
+
+
 def _build_table() -> dict[int, str]:
     table: dict[int, str] = {}
     for code in range(0x20):
@@ -42,6 +52,8 @@ def _build_table() -> dict[int, str]:
     for first, last in _INVISIBLE_RANGES:
         for code in range(first, last + 1):
             table[code] = f"<U+{code:04X}>"
+    for code in range(_ESCAPED_BYTE_FIRST, _ESCAPED_BYTE_LAST + 1):
+        table[code] = f"\\x{code - 0xDC00:02x}"
     return table
 
 
@@ -66,6 +78,13 @@ def visible(text: str) -> str:
     if not _UNSAFE.search(text):
         return text
     return text.translate(_VISIBLE_TABLE)
+
+
+def undecodable_bytes_visible(text: str) -> str:
+    """Only the undecodable bytes of a file name as `\\xNN` (for JSON, which escapes the rest)."""
+    if not _ESCAPED_BYTES.search(text):
+        return text
+    return _ESCAPED_BYTES.sub(lambda match: _VISIBLE_TABLE[ord(match.group())], text)
 
 
 def has_unsafe(text: str) -> bool:
