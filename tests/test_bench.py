@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memtui.bench import runner
 from memtui.bench.baselines import Document, Fts5Index, NaiveScan, fts5_match_expression
 from memtui.bench.corpus import VOCABULARY_SIZE, build_vocabulary, write_corpus
 from memtui.bench.keystrokes import (
@@ -126,8 +127,9 @@ def test_percentiles_are_observed_values(samples: list[float], p50: float, p95: 
 
 
 def test_bench_json_smoke(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["bench", "--entries", "300", "--json", "--today", TODAY.isoformat()]) == 0
+    code = main(["bench", "--entries", "300", "--json", "--today", TODAY.isoformat()])
     report = json.loads(capsys.readouterr().out)
+    assert code == (0 if report["budgets"]["all_pass"] else 3)
     assert report["entries"] >= 300
     for key in ("load_ms", "rss_mb", "update_ms", "speedup_vs_naive", "speedup_vs_fts5"):
         assert isinstance(report[key], float | int) and report[key] >= 0, key
@@ -138,6 +140,23 @@ def test_bench_json_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     budgets = report["budgets"]
     assert isinstance(budgets["all_pass"], bool)
     assert {"rerank_p95_ms", "speedup_vs_naive", "rss_mb"} <= set(budgets)
+    # The speedup ratios do not apply at 300 entries: n/a, never a failure.
+    assert budgets["speedup_vs_naive"]["applies"] is False
+    assert budgets["speedup_vs_naive"]["pass"] is None
+    assert budgets["rerank_p95_ms"]["applies"] is True
+
+
+def test_a_failed_budget_that_applies_exits_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(runner, "BUDGET_TIERS", {
+        tier: (runner.Budget("rss_mb", 0.001), runner.Budget("speedup_vs_naive", 1e9,
+                                                             at_least=True, min_entries=5_000))
+        for tier in runner.BUDGET_TIERS
+    })
+    assert main(["bench", "--entries", "200", "--today", TODAY.isoformat()]) == 3
+    out = capsys.readouterr().out
+    assert "FAIL  rss_mb" in out and "n/a   speedup_vs_naive" in out
 
 
 def test_bench_on_a_root_never_writes_to_it(
@@ -149,7 +168,7 @@ def test_bench_on_a_root_never_writes_to_it(
     queries = tmp_path / "queries.txt"
     queries.write_text("deploy\ncache timeout\n", encoding="utf-8")
     argv = ["bench", str(root), "--days", "0", "--today", TODAY.isoformat()]
-    assert main([*argv, "--queries", str(queries)]) == 0
+    assert main([*argv, "--queries", str(queries)]) in (0, 3)
     assert "rerank per keystroke" in capsys.readouterr().out
     assert corpus_snapshot(root) == before
 
@@ -165,7 +184,7 @@ def test_bench_tui_types_through_the_real_app(
     queries = tmp_path / "queries.txt"
     queries.write_text("dep x\n", encoding="utf-8")
     argv = ["bench", "--entries", "200", "--tui", "--json", "--queries", str(queries)]
-    assert main([*argv, "--today", TODAY.isoformat()]) == 0
+    assert main([*argv, "--today", TODAY.isoformat()]) in (0, 3)
     tui = json.loads(capsys.readouterr().out)["tui"]
     assert tui["keystrokes"] == len("dep x")
     assert 0 < tui["keystroke_ms"]["p50"] <= tui["keystroke_ms"]["p95"]

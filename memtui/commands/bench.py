@@ -2,6 +2,7 @@
 
 On ROOT (never written to) or on a synthetic corpus of `--entries N` written to a temp
 folder that is removed afterwards. `--json` prints one object; otherwise a readable table.
+Exit codes: 0 every budget that applies at this size holds, 3 one of them failed, 2 usage error.
 """
 
 from __future__ import annotations
@@ -44,7 +45,11 @@ def run_bench(args: argparse.Namespace) -> int:
                            args.tui)
         report = run_benchmark(setup, tui_measurer(args.tui))
     print(json.dumps(report, indent=2) if args.json else human_report(report))
-    return 0
+    return 0 if report["budgets"]["all_pass"] else BUDGET_FAILED
+
+
+BUDGET_FAILED = 3
+"""Exit code when a budget that applies at this corpus size failed."""
 
 
 def load_query_file(name: str) -> list[str]:
@@ -72,7 +77,9 @@ def latency(figures: dict[str, float]) -> str:
 
 
 def human_report(report: dict[str, Any]) -> str:
-    corpus = "synthetic corpus" if report["corpus"] == "synthetic" else report["corpus"]
+    corpus = (
+        "synthetic corpus" if report["corpus"] == "synthetic" else one_line(report["corpus"], 200)
+    )
     rows = [
         f"memtui bench · {corpus} · {report['entries']:,} entries in {report['files']:,} files"
         f" · today {report['today']}",
@@ -113,7 +120,7 @@ def human_report(report: dict[str, Any]) -> str:
         rows.append(f"    note: {budgets['note']}")
     for name, check in budgets.items():
         if isinstance(check, dict):
-            verdict = "pass" if check["pass"] else "FAIL"
+            verdict = "n/a" if not check["applies"] else "pass" if check["pass"] else "FAIL"
             rows.append(
                 f"    {verdict:<5} {name:<24} {check['value']:>10} {check['rule']} {check['limit']}"
             )
