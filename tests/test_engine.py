@@ -95,7 +95,7 @@ def test_session_boost_is_an_explained_multiplier(memory_root: Path, today: dt.d
     explanation = engine.explain(last.entry.id, "deploy")
     assert explanation is not None
     assert [m.name for m in explanation.multipliers] == ["session"]
-    assert explanation.score == pytest.approx(min(1.0, explanation.base * 3.0))
+    assert explanation.score == pytest.approx(explanation.base * 3.0)
     engine.set_session_boost(last.entry.path, None)
     assert engine.session_boosts == {}
     cleared = engine.explain(last.entry.id, "deploy")

@@ -90,9 +90,9 @@ def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
         )
     for multiplier in explanation.multipliers:
         lines.append(f"× {multiplier.factor:g}  {one_line(multiplier.reason, 120)}")
-    product = explanation.score / explanation.base if explanation.base else 1.0
     lines.append(
-        f"base {explanation.base:.3f} × multipliers {product:.3f} = score {explanation.score:.3f}"
+        f"base {explanation.base:.3f} × multipliers {explanation.multiplier:.3f}"
+        f" = score {explanation.score:.3f}"
     )
     if explanation.gap_to_previous:
         gaps = ", ".join(f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous
@@ -106,6 +106,7 @@ def explanation_dict(explanation: Explanation) -> dict[str, Any]:
     return {
         "score": explanation.score,
         "base": explanation.base,
+        "multiplier": explanation.multiplier,
         "factors": [
             {"name": f.name, "raw": f.raw, "value": f.value, "weight": f.weight,
              "contribution": f.contribution}

@@ -168,6 +168,15 @@ class Multiplier:
     factor: float
 
 
+def multiplier_product(multipliers: Sequence[Multiplier]) -> float:
+    """The factors multiplied in order (1 when none fired): the one product the ranker, the
+    explanation and every view use, so `base × product == score` holds to the last bit."""
+    total = 1.0
+    for multiplier in multipliers:
+        total = total * multiplier.factor
+    return total
+
+
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """Everything needed to recompute and understand one hit's score."""
@@ -178,11 +187,16 @@ class Explanation:
     base: float
     """clamp01(sum of contributions)."""
     score: float
-    """base × product of multipliers, clamped to [0, 1]."""
+    """base × product of multipliers; above 1 when boosts lift it (never capped)."""
     notes: tuple[str, ...] = ()
     """E.g. 'unknown filter foo: treated as a term'."""
     gap_to_previous: tuple[tuple[str, float], ...] = ()
     """Per factor (and 'multipliers'), how much this hit trails the hit ranked above."""
+
+    @property
+    def multiplier(self) -> float:
+        """The product of the multipliers that fired: score = base × multiplier."""
+        return multiplier_product(self.multipliers)
 
 
 @dataclass(frozen=True, slots=True)

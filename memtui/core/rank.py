@@ -20,7 +20,7 @@ from memtui.core.arrays import BoolArray, FloatArray, IntArray
 from memtui.core.fields import heading_and_body_keys
 from memtui.core.hits import RankContext, TermScores
 from memtui.core.index import Index
-from memtui.core.model import Entry
+from memtui.core.model import Entry, multiplier_product
 from memtui.core.query import Query
 from memtui.core.scoring import (
     BM25_K1,
@@ -38,7 +38,6 @@ from memtui.core.statics import (
     compute_statics,
     concat_statics,
     entry_multipliers,
-    product,
 )
 from memtui.core.tokenize import count_phrase, tokens
 
@@ -98,7 +97,7 @@ class Ranker:
         multiplier = self.statics.multiplier.copy()
         for path in paths:
             for slot in self.index.slots_of_path.get(path, ()):
-                multiplier[slot] = product(
+                multiplier[slot] = multiplier_product(
                     entry_multipliers(self.index.entries[slot], self.settings)
                 )
         fields = {name: getattr(self.statics, name) for name in StaticFactors.__slots__}

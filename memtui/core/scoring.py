@@ -1,7 +1,9 @@
 """The arithmetic of a score: every formula, for a float or a numpy array alike.
 
-score = clamp01(Σ weight_f · factor_f) × Π multipliers, clamped to [0, 1] (the README section
-"How ranking works" documents the same formula for users).
+score = clamp01(Σ weight_f · factor_f) × Π multipliers (the README section "How ranking works"
+documents the same formula for users). The base is in [0, 1]; the score is not clamped, so a
+boosted entry can score above 1 and boosted entries keep the order of their real scores instead
+of tying at a cap.
 
 - relevance: per query term t, the entry's credited term frequency
   tf_t = Σ over matched words w of credit(t, w) · (HEADING_WEIGHT · heading count + body count),
@@ -105,5 +107,5 @@ def combine(weighted_relevance: Any, static: Any) -> Any:
 
 
 def apply_multiplier(base: Any, multiplier: Any) -> Any:
-    """score = clamp01(base × the product of the multipliers that fired)."""
-    return clamp01(base * multiplier)
+    """score = base × the product of the multipliers that fired (never capped)."""
+    return base * multiplier

@@ -15,7 +15,7 @@ import numpy as np
 
 from memtui.core.arrays import BoolArray, FloatArray, IntArray
 from memtui.core.config import FACTOR_NAMES, Config, normalise_weights
-from memtui.core.model import Entry, Multiplier, Source
+from memtui.core.model import Entry, Multiplier, Source, multiplier_product
 from memtui.core.scoring import position_score, recency_values
 
 SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
@@ -110,14 +110,6 @@ def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...
     return tuple(fired)
 
 
-def product(multipliers: tuple[Multiplier, ...]) -> float:
-    """The factors multiplied in order (1 when none fired)."""
-    total = 1.0
-    for multiplier in multipliers:
-        total = total * multiplier.factor
-    return total
-
-
 def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
     """Per-slot static arrays, gathered into plain lists first (numpy item writes are slow)."""
     n = len(entries)
@@ -148,7 +140,7 @@ def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
                            dtype=bool).reshape(n) & settings.config.evergreen_long_term
     multiplier = np.ones(n)
     if settings.config.boosts or settings.session_boosts:
-        multiplier = np.asarray([product(entry_multipliers(entry, settings))
+        multiplier = np.asarray([multiplier_product(entry_multipliers(entry, settings))
                                  for entry in entries], dtype=np.float64).reshape(n)
     return StaticFactors(
         ages=ages, evergreen=evergreen,
