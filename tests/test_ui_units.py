@@ -17,6 +17,7 @@ from ui_fakes import FakeEngine, make_entry, make_hit
 from memtui.core.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
 from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
+from memtui.ui.editor import editor_command
 from memtui.ui.filters import QueryFilters, split_query, with_filters
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
@@ -271,3 +272,11 @@ async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:
             for y in range(2):
                 assert results.render_line(y).cell_length == results.size.width
             assert "東京" in results.rendered_rows()[0]
+
+
+def test_editor_command_prefers_visual_and_splits_like_a_shell() -> None:
+    assert editor_command(Path("/m/a.md"), 7, {"VISUAL": "code --wait", "EDITOR": "vi"}) == [
+        "code", "--wait", "+7", "/m/a.md"]
+    assert editor_command(Path("x.md"), 1, {"EDITOR": "'my editor' -n"}) == [
+        "my editor", "-n", "+1", "x.md"]
+    assert editor_command(Path("x.md"), 1, {}) == ["vi", "+1", "x.md"]

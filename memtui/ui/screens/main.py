@@ -7,22 +7,25 @@ request is dropped, in the worker before it searches and again in the handlers, 
 search can never paint over a newer one.
 
 What is shown is built elsewhere: the status line, empty states and notices by pure functions
-in `ui.status`, rows and breakdowns in `ui.render`, and the right-hand column is `EntryPane`.
+in `ui.status`, rows and breakdowns in `ui.render`, and the right-hand column is `EntryPane`;
+the keys are in `ui.bindings`, the editor in `ui.editor`, GC tuning in `ui.heap`.
+
+Why this module is longer than the others (~540 lines): it is where the engine's results, the
+keys and the other screens meet, and what is left is that meeting — message handlers and the
+~25 actions the bindings and the command palette name, each a few lines over the state above.
+Splitting them further would scatter one screen's state over files that all reach into it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import shlex
-import subprocess
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual import on, work
-from textual.app import SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -34,19 +37,10 @@ from memtui.core.model import RankResult
 from memtui.core.query import QueryError
 from memtui.core.sanitize import one_line
 from memtui.core.watch import RootWatcher, WatchMode
-from memtui.ui import render, status, widths
+from memtui.ui import messages, render, status, widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.editor import open_editor
 from memtui.ui.heap import settle_heap
-from memtui.ui.messages import (
-    ChangesApplied,
-    EngineFailed,
-    EngineIndexed,
-    EngineLoaded,
-    SearchDone,
-    SearchFailed,
-    WeightsApplied,
-    WindowChanged,
-)
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.help import HelpScreen
@@ -115,7 +109,7 @@ class MainScreen(Screen[None]):
 
     # --- layout -------------------------------------------------------------------------------
 
-    def compose(self) -> Iterable[object]:  # type: ignore[override]
+    def compose(self) -> ComposeResult:
         with Horizontal(id="topbar"):
             yield Static(id="app-title", markup=False)
             yield Static(id="app-status", markup=False)
@@ -156,15 +150,15 @@ class MainScreen(Screen[None]):
         try:
             engine = open_engine(self.memtui.options)
             engine.load_store()
-            self.post_message(EngineLoaded(engine))
+            self.post_message(messages.EngineLoaded(engine))
             engine.build_index()
         except Exception as exc:  # a broken root must show a message, not a traceback
-            self.post_message(EngineFailed(f"{type(exc).__name__}: {exc}"))
+            self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(EngineIndexed((time.perf_counter() - started) * 1000))
+        self.post_message(messages.EngineIndexed((time.perf_counter() - started) * 1000))
 
-    @on(EngineLoaded)
-    def _loaded(self, message: EngineLoaded) -> None:
+    @on(messages.EngineLoaded)
+    def _loaded(self, message: messages.EngineLoaded) -> None:
         engine = self.engine = message.engine
         self.engine_loading = False
         for warning in engine.warnings[:3]:
@@ -174,14 +168,14 @@ class MainScreen(Screen[None]):
         if self.memtui.options.watch:
             self.watch_root()
 
-    @on(EngineIndexed)
-    def _indexed(self, message: EngineIndexed) -> None:
+    @on(messages.EngineIndexed)
+    def _indexed(self, message: messages.EngineIndexed) -> None:
         self.memtui.load_ms = message.elapsed_ms
         self._heap_unsettled = True
         self.request_search(keep_selection=True)
 
-    @on(EngineFailed)
-    def _load_failed(self, message: EngineFailed) -> None:
+    @on(messages.EngineFailed)
+    def _load_failed(self, message: messages.EngineFailed) -> None:
         self.engine_loading = False
         self._banner(f"Could not load the memory folder: {message.error}", severity="error")
         self._set_status(status.LOAD_FAILED)
@@ -210,14 +204,14 @@ class MainScreen(Screen[None]):
         try:
             result = engine.search(query)
         except QueryError as exc:
-            self.post_message(SearchFailed(generation, str(exc)))
+            self.post_message(messages.SearchFailed(generation, str(exc)))
             return
         if self._outdated(generation):
             return
-        self.post_message(SearchDone(generation, result, keep_id))
+        self.post_message(messages.SearchDone(generation, result, keep_id))
 
-    @on(SearchFailed)
-    def _search_failed(self, message: SearchFailed) -> None:
+    @on(messages.SearchFailed)
+    def _search_failed(self, message: messages.SearchFailed) -> None:
         if self._outdated(message.generation):
             return
         self._set_status(status.QUERY_ERROR)
@@ -225,8 +219,8 @@ class MainScreen(Screen[None]):
         self._banner(f"Query: {message.error}", severity="warning")
         self.query_error = True
 
-    @on(SearchDone)
-    def _search_done(self, message: SearchDone) -> None:
+    @on(messages.SearchDone)
+    def _search_done(self, message: messages.SearchDone) -> None:
         if self._outdated(message.generation):
             return
         result = self.result = message.result
@@ -354,7 +348,7 @@ class MainScreen(Screen[None]):
                 engine = self.engine
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
-                    self.post_message(ChangesApplied(changes))
+                    self.post_message(messages.ChangesApplied(changes))
                 self._paint_chrome()
         finally:
             self.watcher_mode = WatchMode.OFF
@@ -364,10 +358,10 @@ class MainScreen(Screen[None]):
         engine = self.engine
         if engine is None:
             return
-        self.post_message(ChangesApplied(engine.apply_changes(paths)))
+        self.post_message(messages.ChangesApplied(engine.apply_changes(paths)))
 
-    @on(ChangesApplied)
-    def _changes_applied(self, message: ChangesApplied) -> None:
+    @on(messages.ChangesApplied)
+    def _changes_applied(self, message: messages.ChangesApplied) -> None:
         self.memtui.changes_applied += 1
         changes = message.changes
         if changes.empty:
@@ -421,19 +415,8 @@ class MainScreen(Screen[None]):
             self.app.bell()
             return
         path = root / hit.entry.path
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        command = [*shlex.split(editor), f"+{hit.entry.line_start}", str(path)]
-        try:
-            with self.app.suspend():
-                subprocess.run(command, check=False)
-        except SuspendNotSupported:
-            self.app.notify("Cannot open an editor from here.", severity="warning", markup=False)
-            return
-        except OSError as exc:
-            self.app.notify(f"Could not run {one_line(editor, widths.LABEL)}: {exc}",
-                            severity="error", markup=False)
-            return
-        self.apply_paths([path])
+        if open_editor(self.app, path, hit.entry.line_start):
+            self.apply_paths([path])  # the file was probably edited: reload it now
 
     def action_copy_entry(self) -> None:
         hit = self.pane.hit
@@ -514,10 +497,10 @@ class MainScreen(Screen[None]):
         if engine is None:
             return
         engine.set_window(days)
-        self.post_message(WindowChanged(days))
+        self.post_message(messages.WindowChanged(days))
 
-    @on(WindowChanged)
-    def _window_changed(self, message: WindowChanged) -> None:
+    @on(messages.WindowChanged)
+    def _window_changed(self, message: messages.WindowChanged) -> None:
         self.app.notify(
             "Showing every date" if message.days == 0 else f"Showing the last {message.days} days",
             timeout=2, markup=False,
@@ -542,9 +525,9 @@ class MainScreen(Screen[None]):
         if engine is None:
             return
         engine.set_weights(weights, half_life_days)
-        self.post_message(WeightsApplied())
+        self.post_message(messages.WeightsApplied())
 
-    @on(WeightsApplied)
+    @on(messages.WeightsApplied)
     def _weights_applied(self) -> None:
         self.request_search(keep_selection=True)
 
