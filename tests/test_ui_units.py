@@ -16,6 +16,7 @@ from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
+from memtui.ui import filters as ui_filters
 from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
 from memtui.ui.editor import editor_command
 from memtui.ui.filters import QueryFilters, split_query, with_filters
@@ -280,3 +281,12 @@ def test_editor_command_prefers_visual_and_splits_like_a_shell() -> None:
     assert editor_command(Path("x.md"), 1, {"EDITOR": "'my editor' -n"}) == [
         "my editor", "-n", "+1", "x.md"]
     assert editor_command(Path("x.md"), 1, {}) == ["vi", "+1", "x.md"]
+
+
+def test_filters_the_form_does_not_edit_are_kept_as_they_are(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*ui_filters.FILTER_NAMES, "root"))
+    words, filters = split_query("deploy root:work before:2026-12")
+    assert (words, filters.before) == ("deploy root:work", "2026-12")
+    assert with_filters("deploy root:work tag:x", QueryFilters(tags=["y"])) == (
+        "deploy root:work tag:y")

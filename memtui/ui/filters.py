@@ -35,7 +35,8 @@ class QueryFilters:
 def split_query(query: str) -> tuple[str, QueryFilters]:
     """The query's words (in order) and its filters; `file:` counts as a role filter.
 
-    A filter name with no value yet (`tag:` while typing) stays with the words.
+    A filter name with no value yet (`tag:` while typing) stays with the words, and so does a
+    filter this form does not edit, so rewriting the filters never loses or changes it.
     """
     words: list[str] = []
     filters = QueryFilters()
@@ -52,8 +53,10 @@ def split_query(query: str) -> tuple[str, QueryFilters]:
             filters.tags.append(value)
         elif name == "after":
             filters.after = value
-        else:
+        elif name == "before":
             filters.before = value
+        else:
+            words.append(piece)
     return " ".join(words), filters
 
 
