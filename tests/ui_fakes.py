@@ -101,6 +101,17 @@ class FakeEngine:
     def __len__(self) -> int:
         return len(self.store.entries_by_id)
 
+    @property
+    def skipped(self) -> tuple[Skipped, ...]:
+        return self.store.skipped
+
+    @property
+    def hidden_by_window(self) -> int:
+        return self.store.hidden_by_window
+
+    def loaded_entries(self) -> list[Entry]:
+        return list(self.store.entries_by_id.values())
+
     def entry(self, entry_id: str) -> Entry | None:
         return self.store.entries_by_id.get(entry_id)
 
