@@ -1,4 +1,4 @@
-"""Command line entry point: the TUI by default, `rank`, `list` and `bench` headless.
+"""Command line entry point: the TUI by default, `rank`, `list`, `bench` and `roots` headless.
 
 Exit codes: 0 results, 1 no results, 2 usage or input error (message on stderr).
 The top layer: it parses arguments and hands them to `memtui.commands`. Each command is
@@ -21,7 +21,7 @@ from memtui.errors import UsageError
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-SUBCOMMANDS = ("rank", "list", "bench")
+SUBCOMMANDS = ("rank", "list", "bench", "roots")
 
 
 class Parser(argparse.ArgumentParser):
@@ -48,9 +48,20 @@ def non_negative_int(value: str) -> int:
     return number
 
 
-def add_common(parser: argparse.ArgumentParser, *, root: bool = True) -> None:
-    if root:
-        parser.add_argument("root", nargs="?", help="memory folder (default: auto-detect)")
+def add_common(parser: argparse.ArgumentParser, *, several: bool = True) -> None:
+    """ROOT(s) and the options every command that opens memory has; `several`: ROOT… and --all."""
+    if several:
+        parser.add_argument(
+            "roots", nargs="*", metavar="ROOT",
+            help="memory folder(s), searched together (default: the closest one found)",
+        )
+        parser.add_argument(
+            "--all", dest="every", action="store_true",
+            help="open every memory folder found (see `memtui roots`), or both demo roots",
+        )
+    else:
+        parser.add_argument("roots", nargs="?", metavar="ROOT",
+                            help="memory folder (default: the closest one found)")
     parser.add_argument(
         "--days", type=non_negative_int, default=None,
         help="load daily notes from the last N days (default 30 or config; 0 = all)",
@@ -66,7 +77,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
-        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench (see --help)",
+        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench | memtui roots "
+        "(see --help)",
     )
     add_common(parser)
     parser.add_argument("--query", "-q", default="", help="start with this query")
@@ -97,7 +109,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
     elif command == "bench":
         parser.description = "Measure load, rerank and update speed against reference baselines."
-        add_common(parser)
+        add_common(parser, several=False)
         parser.add_argument(
             "--entries", type=non_negative_int, default=None,
             help="generate a synthetic corpus of N entries instead of reading ROOT",
@@ -105,6 +117,15 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--queries", default=None, help="file with one query per line")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--tui", action="store_true", help="also measure through the app")
+    elif command == "roots":
+        parser.description = (
+            "List the memory folders memtui finds from here, closest first (what it would open)."
+        )
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument(
+            "--all-claude", action="store_true",
+            help="also list every Claude Code project memory (~/.claude/projects/*/memory/)",
+        )
     return parser
 
 
@@ -122,6 +143,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from memtui.commands.listing import run_list
 
                 return run_list(args)
+            if command == "roots":
+                from memtui.commands.roots import run_roots
+
+                return run_roots(args)
             from memtui.commands.bench import run_bench
 
             return run_bench(args)

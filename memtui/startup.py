@@ -1,28 +1,178 @@
-"""What every entry point needs before it can start: settings, the root, the window and today.
+"""What every entry point needs before it can start: settings, the roots, the window and today.
 
 `load_startup` is the one place that turns command-line choices into a frozen `Startup`, so the
-TUI, `rank`, `list` and `bench` open memory the same way. Root discovery: `--demo`, else ROOT,
-else the current folder when it holds a `MEMORY.md`, `memory.md` or a `memory/` folder, else
-`$MEMTUI_DIR`, else the first existing well-known agent workspace. Nothing found leaves `root`
-as None and `searched` says where memtui looked.
+TUI, `rank`, `list`, `bench` and `roots` open memory the same way. Roots: `--demo` (with `--all`
+its second, Cline-style root too), else the ROOTs given, else what discovery finds: `--all`
+opens every candidate, otherwise the closest one (the TUI offers a picker when there are
+several). Nothing found leaves `roots` empty and `searched` says where memtui looked.
+
+Discovery walks PLACES, one table of where agents keep memory, closest first: the current
+folder and its git root, Claude Code's auto-memory for that project, `$MEMTUI_DIR`, then the
+home workspaces. A place inside a folder already found is not listed again (that folder's
+load includes it); opening several roots drops any root inside another one, with a warning.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.core import claude
 from memtui.core.config import Config, ConfigError, load_config
-from memtui.demo import materialise_demo
+from memtui.core.roots import MemoryRoot, covering, folder_label, make_roots
+from memtui.demo import materialise_demo, materialise_demo_roots
 from memtui.errors import UsageError
 
-WELL_KNOWN_WORKSPACES = (
-    "~/.openclaw/workspace",
-    "~/.miniclaw/workspace",
-    "~/.nanobot/workspace",
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A memory folder discovery found: which agent's layout, where, and a label for it."""
+
+    kind: str
+    path: Path
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Surroundings:
+    """What discovery looks from: the current folder, its git root and the home folder."""
+
+    cwd: Path
+    git_root: Path | None
+
+    @property
+    def near(self) -> list[Path]:
+        """The current folder, then its git root when that is another folder."""
+        folders = [self.cwd]
+        if self.git_root is not None and self.git_root != self.cwd:
+            folders.append(self.git_root)
+        return folders
+
+
+Finder = Callable[[Surroundings], Iterable[tuple[int, Path, str]]]
+"""Yields (closeness, root, label) for one place; closeness orders places across the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    kind: str
+    where: str
+    """Where it is looked for, in the words of the README's table."""
+    find: Finder
+    near: bool = False
+    """Looked for in the current folder and its git root (`where` names the marker)."""
+
+
+def _near(marker: Callable[[Path], bool], inside: str = "", suffix: str = "") -> Finder:
+    """A place in the current folder or its git root: `marker(folder)` says it is there; the
+    root is `folder/inside`."""
+
+    def find(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
+        for closeness, folder in enumerate(around.near):
+            if marker(folder):
+                root = folder / inside if inside else folder
+                yield closeness, root, folder_label(folder) + suffix
+
+    return find
+
+
+def _holds_memory(folder: Path) -> bool:
+    return (
+        (folder / "MEMORY.md").is_file()
+        or (folder / "memory.md").is_file()
+        or (folder / "memory").is_dir()
+    )
+
+
+def _claude_auto(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
+    """Claude Code's auto-memory for the git root, else (or also) for the current folder."""
+    for project in dict.fromkeys(([around.git_root] if around.git_root else []) + [around.cwd]):
+        found = claude.auto_memory(project)
+        if found is not None:
+            yield 2, found, folder_label(project) + "-claude"
+
+
+def _env_dir(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
+    value = os.environ.get("MEMTUI_DIR")
+    if value and Path(value).expanduser().is_dir():
+        path = Path(value).expanduser()
+        yield 3, path, folder_label(path)
+
+
+def _home(relative: str, label: str) -> Finder:
+    def find(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
+        path = Path.home() / relative
+        if path.is_dir():
+            yield 4, path, label
+
+    return find
+
+
+PLACES: tuple[Place, ...] = (
+    Place("workspace", "`MEMORY.md`, `memory.md` or `memory/`", _near(_holds_memory), near=True),
+    Place("history", "`HISTORY.md` (nanobot)", _near(lambda f: (f / "HISTORY.md").is_file()),
+          near=True),
+    Place("memory-bank", "`memory-bank/` (Cline, Roo)",
+          _near(lambda f: (f / "memory-bank").is_dir(), "memory-bank", "-bank"), near=True),
+    Place("claude-project", "`.claude/memory/` (committed)",
+          _near(lambda f: (f / ".claude" / "memory").is_dir(), ".claude/memory", "-dotclaude"),
+          near=True),
+    Place("claude-code", "`~/.claude/projects/<git root, encoded>/memory/` (Claude Code "
+          "auto-memory; `$CLAUDE_CONFIG_DIR` moves `~/.claude`)", _claude_auto),
+    Place("memtui-dir", "`$MEMTUI_DIR`", _env_dir),
+    Place("openclaw", "`~/.openclaw/workspace`", _home(".openclaw/workspace", "openclaw")),
+    Place("nanobot", "`~/.nanobot/workspace`", _home(".nanobot/workspace", "nanobot")),
+    Place("miniclaw", "`~/.miniclaw/workspace`", _home(".miniclaw/workspace", "miniclaw")),
+    Place("picoclaw", "`~/.picoclaw/workspace`", _home(".picoclaw/workspace", "picoclaw")),
+    Place("basic-memory", "`~/basic-memory` (Basic Memory)", _home("basic-memory", "basic-memory")),
 )
+"""Where memtui looks when no ROOT is given; the README's "Where memtui looks" table."""
+
+
+def surroundings() -> Surroundings:
+    cwd = Path.cwd()
+    return Surroundings(cwd, claude.git_root(cwd))
+
+
+def discover(around: Surroundings | None = None) -> list[Candidate]:
+    """Every memory folder found, closest first; a folder inside one found earlier is left out
+    (opening the earlier one loads it)."""
+    around = around or surroundings()
+    found: list[tuple[int, int, Path, str, str]] = []
+    for order, place in enumerate(PLACES):
+        for closeness, path, label in place.find(around):
+            found.append((closeness, order, path, label, place.kind))
+    found.sort(key=lambda item: (item[0], item[1]))
+    kept: list[tuple[Path, str, str]] = []
+    for _, _, path, label, kind in found:
+        if covering(path, [item[0] for item in kept]) is None:
+            kept.append((path, label, kind))
+    roots = make_roots((label, path) for path, label, _ in kept)
+    return [Candidate(kind, root.path, root.label)
+            for root, (_, _, kind) in zip(roots, kept, strict=True)]
+
+
+def searched_places(around: Surroundings | None = None) -> list[str]:
+    """Where discovery looks, in order (for the 'nothing found' screen and message)."""
+    around = around or surroundings()
+    markers = ", ".join(place.where.replace("`", "") for place in PLACES if place.near)
+    folders = f"{around.cwd} (current folder)"
+    if around.git_root is not None and around.git_root != around.cwd:
+        folders += f" and {around.git_root} (git root)"
+    project = around.git_root or around.cwd
+    places = [
+        f"{folders}: {markers}",
+        f"{claude.claude_home() / 'projects' / claude.encodings(project)[0] / 'memory'} "
+        "(Claude Code auto-memory)",
+    ]
+    env = os.environ.get("MEMTUI_DIR")
+    places.append(f"$MEMTUI_DIR = {env}" if env else "$MEMTUI_DIR (not set)")
+    places.extend(place.where.replace("`", "") for place in PLACES
+                  if place.kind not in ("memtui-dir", "claude-code") and not place.near)
+    return places
 
 
 @dataclass(frozen=True)
@@ -35,41 +185,99 @@ class Startup:
     today: dt.date
     days: int
     """Daily notes older than this many days are not loaded (0 = every date)."""
-    root: Path | None
-    """The memory folder, or None when nothing was found."""
+    roots: tuple[MemoryRoot, ...]
+    """The memory folders to open (empty when nothing was found)."""
     demo: bool
     searched: tuple[str, ...]
-    """Where the root was looked for, when none was given or found (for the message)."""
+    """Where roots were looked for, when none was given or found (for the message)."""
+    candidates: tuple[Candidate, ...] = ()
+    """What discovery found when no ROOT was given (the TUI's picker lists them)."""
+    chosen: bool = True
+    """False when discovery found several candidates and the closest was taken for want of a
+    choice: the TUI asks instead, the headless commands say which one they used."""
 
-    def require_root(self) -> Path:
-        """The root, or a UsageError that says where memtui looked (headless commands)."""
-        if self.root is None:
+    @property
+    def root(self) -> Path | None:
+        """The first (with one root, the only) memory folder."""
+        return self.roots[0].path if self.roots else None
+
+    def require_roots(self) -> tuple[MemoryRoot, ...]:
+        """The roots, or a UsageError that says where memtui looked (headless commands)."""
+        if not self.roots:
             places = "; ".join(self.searched)
             raise UsageError(f"no memory folder found (looked in: {places}); pass ROOT or --demo")
-        return self.root
+        return self.roots
+
+    def require_root(self) -> Path:
+        """The one root of a single-root command (bench), or a UsageError."""
+        roots = self.require_roots()
+        if len(roots) > 1:
+            raise UsageError("this command reads one memory folder; pass one ROOT")
+        return roots[0].path
 
 
 def load_startup(
     *,
-    root: str | None = None,
+    roots: Sequence[str] = (),
+    every: bool = False,
     demo: bool = False,
     config_path: str | None = None,
     today: dt.date | None = None,
     days: int | None = None,
 ) -> Startup:
-    """Settings from `config_path` (else the XDG file, else defaults), then root and window."""
+    """Settings from `config_path` (else the XDG file, else defaults), then roots and window.
+
+    `every` (`--all`) opens every discovered candidate, or with `demo` both demo roots.
+    """
     config, warnings = load_settings(config_path)
     effective_today = today if today is not None else dt.date.today()
-    found = demo_root(effective_today) if demo else resolve_root(root)
+    candidates: list[Candidate] = []
+    chosen = True
+    if demo:
+        found = demo_roots(effective_today, every=every)
+    elif roots:
+        if every:
+            raise UsageError("give ROOTs or --all, not both")
+        found = make_roots((folder_label(path), path) for path in map(explicit_root, roots))
+    else:
+        candidates = discover()
+        opened = candidates if every else candidates[:1]
+        chosen = every or len(candidates) <= 1
+        found = tuple(MemoryRoot(item.label, item.path) for item in opened)
+    found, nested = drop_nested(found)
+    warnings += [f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
+                 for root, outer in nested]
     return Startup(
         config=config,
         warnings=tuple(warnings),
         today=effective_today,
         days=days if days is not None else config.days,
-        root=found,
+        roots=found,
         demo=demo,
-        searched=tuple(searched_places()) if found is None else (),
+        searched=tuple(searched_places()) if not found else (),
+        candidates=tuple(candidates),
+        chosen=chosen,
     )
+
+
+def drop_nested(
+    roots: Sequence[MemoryRoot],
+) -> tuple[tuple[MemoryRoot, ...], list[tuple[MemoryRoot, MemoryRoot]]]:
+    """`roots` without any that is inside (or is) another, order kept; plus (dropped, outer).
+
+    Opening a folder and a folder inside it would load the inner files twice.
+    """
+    kept: list[MemoryRoot] = []
+    dropped: list[tuple[MemoryRoot, MemoryRoot]] = []
+    for root in roots:
+        outer = covering(root.path, [item.path for item in kept])
+        if outer is not None:
+            dropped.append((root, next(item for item in kept if item.path == outer)))
+            continue
+        inner = [item for item in kept if covering(item.path, [root.path]) is not None]
+        dropped.extend((item, root) for item in inner)
+        kept = [item for item in kept if item not in inner] + [root]
+    return tuple(kept), dropped
 
 
 def load_settings(config_path: str | None) -> tuple[Config, list[str]]:
@@ -81,43 +289,38 @@ def load_settings(config_path: str | None) -> tuple[Config, list[str]]:
 
 
 def demo_root(today: dt.date) -> Path:
-    """The bundled demo, dated to end on `today`."""
+    """The bundled demo workspace, dated to end on `today`."""
     return materialise_demo(today)
 
 
-def _holds_memory(folder: Path) -> bool:
-    return (
-        (folder / "MEMORY.md").is_file()
-        or (folder / "memory.md").is_file()
-        or (folder / "memory").is_dir()
-    )
+def demo_roots(today: dt.date, *, every: bool) -> tuple[MemoryRoot, ...]:
+    """The demo workspace; with `every`, its second root (a Cline memory bank) too."""
+    if not every:
+        return (MemoryRoot("demo", demo_root(today)),)
+    return make_roots(materialise_demo_roots(today))
 
 
-def searched_places() -> list[str]:
-    """Where `resolve_root` looks without a ROOT, in order (for the 'nothing found' screen)."""
-    places = [f"{Path.cwd()} (current folder: needs MEMORY.md or memory/)"]
-    env = os.environ.get("MEMTUI_DIR")
-    places.append(f"$MEMTUI_DIR = {env}" if env else "$MEMTUI_DIR (not set)")
-    places.extend(WELL_KNOWN_WORKSPACES)
-    return places
+def explicit_root(given: str) -> Path:
+    """A ROOT from the command line; a UsageError when it is not a folder."""
+    root = Path(given).expanduser()
+    if not root.is_dir():
+        problem = "not a folder" if root.exists() else "no such folder"
+        raise UsageError(f"{given}: {problem}")
+    return root
 
 
 def resolve_root(explicit: str | None) -> Path | None:
-    """The memory folder to open; a UsageError when an explicit ROOT is not a folder."""
+    """The folder one ROOT names, or without one the closest discovered (None: nothing)."""
     if explicit:
-        root = Path(explicit).expanduser()
-        if not root.is_dir():
-            problem = "not a folder" if root.exists() else "no such folder"
-            raise UsageError(f"{explicit}: {problem}")
-        return root
-    cwd = Path.cwd()
-    if _holds_memory(cwd):
-        return cwd
-    env = os.environ.get("MEMTUI_DIR")
-    if env and Path(env).expanduser().is_dir():
-        return Path(env).expanduser()
-    for place in WELL_KNOWN_WORKSPACES:
-        candidate = Path(place).expanduser()
-        if candidate.is_dir():
-            return candidate
-    return None
+        return explicit_root(explicit)
+    candidates = discover()
+    return candidates[0].path if candidates else None
+
+
+def tilde(path: Path | str) -> str:
+    """`path` with the home folder written `~` (for showing, never for opening)."""
+    home = str(Path.home())
+    text = str(path)
+    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
+        return "~" + text[len(home.rstrip("/")):]
+    return text

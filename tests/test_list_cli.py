@@ -24,6 +24,8 @@ def test_json_lists_every_layout(memory_root: Path, capsys: pytest.CaptureFixtur
     deploy = by_key[("memory/2026-11-20.md", 3)]
     assert deploy == {
         "id": deploy["id"],
+        "root": str(memory_root),
+        "root_label": "root",
         "path": "memory/2026-11-20.md",
         "line_start": 3,
         "line_end": 5,

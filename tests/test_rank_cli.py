@@ -53,8 +53,9 @@ def test_json_output(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert payload["total_matches"] >= len(payload["results"])
     assert isinstance(payload["elapsed_ms"], float)
     first = payload["results"][0]
-    assert set(first) == {"rank", "score", "path", "line_start", "line_end", "title", "date",
-                          "source", "excerpt"}
+    assert set(first) == {"rank", "score", "root", "root_label", "path", "line_start",
+                          "line_end", "title", "date", "source", "excerpt"}
+    assert first["root"] == str(memory_root) and first["root_label"] == "root"
     assert first["rank"] == 1
     assert not Path(first["path"]).is_absolute()
     assert first["date"] is None or first["date"][:4].isdigit()

@@ -59,7 +59,7 @@ def judge(folder: Path, config: Config) -> list[JudgedQuery]:
     outcomes: list[JudgedQuery] = []
     for path, judged in load_sets(folder):
         engine = engine_for(path, judged, config)
-        known = {f"{e.path}:{e.line_start}" for e in engine.store.entries.values()}
+        known = {f"{e.path}:{e.line_start}" for e in engine.loaded_entries()}
         for item in judged["queries"]:
             judgments: dict[str, int] = item["judgments"]
             result = engine.search(item["query"], limit=CUTOFF)

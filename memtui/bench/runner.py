@@ -218,7 +218,7 @@ def run_benchmark(
     gc.collect()
     engine = Engine(setup.root, setup.config, today=setup.today, days=setup.days)
     load_ms = timed_ms(engine.load)
-    entries = sorted(engine.store.entries.values(), key=lambda e: (e.path, e.line_start))
+    entries = sorted(engine.loaded_entries(), key=lambda e: (e.path, e.line_start))
     queries = list(setup.queries) if setup.queries else derive_queries(query_sources(entries))
     strokes = all_keystrokes(queries)
     search = engine_search(engine)

@@ -24,7 +24,7 @@ from memtui.errors import UsageError
 
 def run_bench(args: argparse.Namespace) -> int:
     if args.entries is not None:
-        if args.root or args.demo:
+        if args.roots or args.demo:
             raise UsageError("give either ROOT/--demo or --entries N, not both")
         if args.entries == 0:
             raise UsageError("--entries must be at least 1")

@@ -22,8 +22,10 @@ surrogates cannot even be written as UTF-8)."""
 
 def startup_from_args(args: argparse.Namespace) -> Startup:
     """`load_startup` with the options every memtui command line has (see `cli.add_common`)."""
+    given = args.roots if isinstance(args.roots, list) else [args.roots] if args.roots else []
     return load_startup(
-        root=args.root,
+        roots=given,
+        every=getattr(args, "every", False),
         demo=args.demo,
         config_path=args.config,
         today=args.today,

@@ -1,4 +1,4 @@
-"""`memtui list`: every loaded entry (and every skipped path) of a memory folder.
+"""`memtui list`: every loaded entry (and every skipped path) of one or more memory folders.
 
 Filters: `--source` (long_term, daily, note) and `--role`, a glob matched against the entry's role,
 its file name and its relative path. Exit codes: 0 entries listed, 1 none, 2 usage error.
@@ -13,10 +13,10 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
-from memtui.commands.output import entry_date
+from memtui.commands.output import entry_date, root_fields, roots_payload, used_note
+from memtui.core.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
-from memtui.core.store import Store
 
 
 def _matches_role(entry: Entry, pattern: str) -> bool:
@@ -28,29 +28,30 @@ def select(entries: list[Entry], source: str | None, role: str | None) -> list[E
     chosen = [e for e in entries if source is None or e.source.value == source]
     if role:
         chosen = [e for e in chosen if _matches_role(e, role)]
-    return sorted(chosen, key=lambda e: (e.path, e.line_start))
+    return sorted(chosen, key=lambda e: (e.qualified_path, e.line_start))
 
 
 def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     startup = startup_from_args(args)
     today, days = startup.today, startup.days
-    root = startup.require_root()
-    store = Store(root, days=days, today=today)
-    store.load()
-    entries = select(list(store.entries.values()), args.source, args.role)
+    engine = Engine(startup.require_roots(), startup.config, today=today, days=days)
+    engine.load_store()
+    entries = select(engine.loaded_entries(), args.source, args.role)
     show = secret_masker(args, startup.config)
-    for warning in startup.warnings:
+    for warning in [*startup.warnings, *used_note(startup)]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {
-            "root": undecodable_bytes_visible(str(root)),
+            "root": undecodable_bytes_visible(str(engine.roots[0].path)),
+            "roots": roots_payload(engine),
             "today": today.isoformat(),
             "days": days,
-            "hidden_by_window": store.hidden_by_window,
+            "hidden_by_window": engine.hidden_by_window,
             "entries": [
                 {
                     "id": entry.id,
+                    **root_fields(engine, entry),
                     "path": undecodable_bytes_visible(entry.path),
                     "line_start": entry.line_start,
                     "line_end": entry.line_end,
@@ -67,39 +68,41 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
             ],
             "skipped": [
                 {"path": undecodable_bytes_visible(s.path), "reason": s.reason}
-                for s in store.skipped
+                for s in engine.skipped
             ],
         }
         dump_json(payload, stream)
     else:
-        _print_human(stream, store, entries, days, show)
+        _print_human(stream, engine, entries, days, show)
     return 0 if entries else 1
 
 
 def _print_human(
-    stream: TextIO, store: Store, entries: list[Entry], days: int, show: Any
+    stream: TextIO, engine: Engine, entries: list[Entry], days: int, show: Any
 ) -> None:
     window = "all days" if days == 0 else f"last {days} days"
-    print(f"{one_line(str(store.root), 300)} · today {store.today} · {window}", file=stream)
+    folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
+    print(f"{folders} · today {engine.today} · {window}", file=stream)
     current = None
     for entry in entries:
-        if entry.path != current:
-            current = entry.path
-            print(f"\n{one_line(entry.path, 300)}", file=stream)
+        if entry.qualified_path != current:
+            current = entry.qualified_path
+            print(f"\n{one_line(current, 300)}", file=stream)
         lines = f"{entry.line_start}–{entry.line_end}"
         when = (entry_date(entry) or "").replace("T", " ")
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)
-    files = len({entry.path for entry in entries})
+    files = len({entry.qualified_path for entry in entries})
     summary = f"\n{_count(len(entries), 'entry', 'entries')} in {_count(files, 'file', 'files')}"
-    if store.hidden_by_window:
-        hidden = _count(store.hidden_by_window, "daily entry", "daily entries")
+    if engine.hidden_by_window:
+        hidden = _count(engine.hidden_by_window, "daily entry", "daily entries")
         summary += f" · {hidden} outside the window"
     print(summary, file=stream)
-    if store.skipped:
-        print(f"{_count(len(store.skipped), 'path', 'paths')} skipped:", file=stream)
-        for skipped in store.skipped:
+    skipped_paths = engine.skipped
+    if skipped_paths:
+        print(f"{_count(len(skipped_paths), 'path', 'paths')} skipped:", file=stream)
+        for skipped in skipped_paths:
             print(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}", file=stream)
 
 

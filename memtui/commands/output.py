@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memtui.core.engine import Engine
 from memtui.core.model import Entry, Explanation, Hit
-from memtui.core.sanitize import one_line, visible
+from memtui.core.sanitize import one_line, undecodable_bytes_visible, visible
 from memtui.core.tokenize import match_spans
+from memtui.startup import Startup
 
 EXCERPT_CHARS = 150
 MARK_OPEN = "«"
@@ -134,3 +136,23 @@ def explanation_dict(explanation: Explanation) -> dict[str, Any]:
 
 def hit_excerpt(hit: Hit, body: str) -> str:
     return excerpt(body, matched_tokens(hit.explanation))
+
+
+def root_fields(engine: Engine, entry: Entry) -> dict[str, str]:
+    """An entry's `root` (the folder its `path` is relative to) and `root_label` in JSON."""
+    root = engine.root_of(entry)
+    return {"root": undecodable_bytes_visible(str(root.path)), "root_label": root.label}
+
+
+def roots_payload(engine: Engine) -> list[dict[str, str]]:
+    """Every open root as JSON: label and path."""
+    return [{"label": root.label, "path": undecodable_bytes_visible(str(root.path))}
+            for root in engine.roots]
+
+
+def used_note(startup: Startup) -> list[str]:
+    """A note for stderr when several folders were found and the closest was used."""
+    if startup.chosen or not startup.roots:
+        return []
+    return [f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
+            "(see `memtui roots`; --all searches them all)"]

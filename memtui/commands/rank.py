@@ -18,6 +18,9 @@ from memtui.commands.output import (
     explanation_dict,
     explanation_lines,
     matched_tokens,
+    root_fields,
+    roots_payload,
+    used_note,
 )
 from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
@@ -37,16 +40,16 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UsageError(f"invalid query: {exc}") from None
     startup = startup_from_args(args)
     config, days = startup.config, startup.days
-    engine = Engine(startup.require_root(), config, today=startup.today, days=days)
+    engine = Engine(startup.require_roots(), config, today=startup.today, days=days)
     engine.load()
-    for warning in [*startup.warnings, *engine.warnings]:
+    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)
     show = secret_masker(args, config)
 
     if args.json:
-        dump_json(_payload(result, args.explain, show), stream)
+        dump_json(_payload(engine, result, args.explain, show), stream)
     elif result.hits:
         _print_hits(stream, result, args.explain, show)
     else:
@@ -58,13 +61,14 @@ def _hit_excerpt(hit: Hit, show: Any) -> str:
     return excerpt(show(hit.entry.body), matched_tokens(hit.explanation))
 
 
-def _payload(result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
+def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
     results = []
     for hit in result.hits:
         entry = hit.entry
         item: dict[str, Any] = {
             "rank": hit.rank,
             "score": round(hit.score, 6),
+            **root_fields(engine, entry),
             "path": undecodable_bytes_visible(entry.path),
             "line_start": entry.line_start,
             "line_end": entry.line_end,
@@ -78,6 +82,7 @@ def _payload(result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
         results.append(item)
     return {
         "query": result.query,
+        "roots": roots_payload(engine),
         "total_matches": result.total_matches,
         "elapsed_ms": round(result.elapsed_ms, 3),
         "results": results,
@@ -92,7 +97,7 @@ def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) ->
     for hit in result.hits:
         entry = hit.entry
         when = (entry_date(entry) or "undated").replace("T", " ")
-        location = f"{one_line(entry.path, 200)}:{entry.line_start}"
+        location = f"{one_line(entry.qualified_path, 200)}:{entry.line_start}"
         print(f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}",
               file=stream)
         print(f"     {one_line(show(entry.title), 100)}", file=stream)

@@ -1,4 +1,10 @@
-"""The facade the CLI, the TUI and the bench use: a Store, its Index and a Ranker behind one lock.
+"""The facade the CLI, the TUI and the bench use: a Store per root, one Index and a Ranker
+behind one lock.
+
+Several roots (`core.roots`) are searched as one corpus: each keeps its own Store (loading is
+per root, so a root can later be loaded from its own cache), and the Index and Ranker work
+over the union, keyed by `Entry.qualified_path`. With one root every key is the plain relative
+path, exactly as before roots existed.
 
 Thread-safe: one lock serialises mutations (load, apply_changes, set_window, weights, boosts)
 against searches. Hits explain themselves lazily from an immutable snapshot of the arrays they
@@ -10,18 +16,21 @@ from __future__ import annotations
 import datetime as dt
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.config import Config
 from memtui.core.hits import RankContext, build_result
 from memtui.core.index import Index
-from memtui.core.model import ChangeSet, Entry, Explanation, RankResult
+from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
 from memtui.core.query import Query, parse_query
 from memtui.core.rank import Ranker, elapsed_since
+from memtui.core.roots import MemoryRoot, folder_label, match_targets
 from memtui.core.segment import build_main_segment
 from memtui.core.statics import Settings, make_settings
 from memtui.core.store import Store
+from memtui.core.terms import EntryTerms, collect_terms
+from memtui.core.walk import relative_path
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
@@ -35,13 +44,48 @@ def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
     return sorted(entries, key=lambda e: (e.path, e.line_start, e.id))
 
 
+def _as_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
+    if isinstance(root, Path):
+        return (MemoryRoot(folder_label(root), root),)
+    roots = tuple(root)
+    labels = [item.label for item in roots]
+    if not roots or len(set(labels)) != len(labels):
+        raise ValueError(f"an engine needs one or more roots with distinct labels, got {labels}")
+    return roots
+
+
+def _merge(parts: Sequence[ChangeSet]) -> ChangeSet:
+    if len(parts) == 1:
+        return parts[0]
+    return ChangeSet(
+        added=frozenset().union(*(part.added for part in parts)),
+        removed=frozenset().union(*(part.removed for part in parts)),
+        updated=frozenset().union(*(part.updated for part in parts)),
+        paths=tuple(path for part in parts for path in part.paths),
+        per_path=tuple(row for part in parts for row in part.per_path),
+    )
+
+
 class Engine:
     def __init__(
-        self, root: Path, config: Config, *, today: dt.date, days: int | None = None
+        self,
+        root: Path | Sequence[MemoryRoot],
+        config: Config,
+        *,
+        today: dt.date,
+        days: int | None = None,
     ) -> None:
         self.config = config
         self.today = today
-        self.store = Store(root, days=config.days if days is None else days, today=today)
+        self.roots = _as_roots(root)
+        window = config.days if days is None else days
+        several = len(self.roots) > 1
+        self.stores = tuple(
+            Store(item.path, days=window, today=today, label=item.label if several else "")
+            for item in self.roots
+        )
+        """One Store per root, in the order of `roots`."""
+        self._store_of = {store.label: store for store in self.stores}
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
@@ -51,7 +95,10 @@ class Engine:
         self._session_boosts: dict[str, float] = {}
         self._weights: dict[str, float] = dict(config.weights)
         self._half_life = config.half_life_days
-        self._ranker = Ranker(self._index, self._settings())
+        self._ranker = Ranker(self._index, self._settings(), {
+            store.label: match_targets(root) for store, root in zip(self.stores, self.roots,
+                                                                    strict=True)
+        })
         self._contexts: dict[str, RankContext] = {}
 
     # --- loading and changes ---------------------------------------------------------------
@@ -66,8 +113,9 @@ class Engine:
         query, filters without excluded words) work right away; a query with words builds the
         index first if `build_index` has not run."""
         with self._lock:
-            self.store.load()
-            self._index.set_entries(_in_slot_order(self.store.entries.values()))
+            for store in self.stores:
+                store.load()
+            self._index.set_entries(_in_slot_order(self._loaded()))
             self._ranker.sync()
             self._contexts = {}
 
@@ -107,24 +155,57 @@ class Engine:
         self._index.prepare_fuzzy()
         self._index.prepare_prefixes()
 
+    def _loaded(self) -> Iterable[Entry]:
+        for store in self.stores:
+            yield from store.entries.values()
+
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
-        """Re-read the changed paths and update the index per file."""
+        """Re-read the changed paths and update the index per file.
+
+        Each absolute hint goes to the roots it lies in (a root's own path is "reload it"); a
+        relative hint is relative to every root. Paths in the result are qualified paths.
+        """
+        hints = list(paths)
         with self._lock:
-            changes = self.store.apply_changes(paths)
+            parts: list[ChangeSet] = []
+            for store in self.stores:
+                mine = [hint for hint in hints if relative_path(store.root, hint) is not None]
+                if mine or len(self.stores) == 1:
+                    parts.append(self._qualified(store, store.apply_changes(mine)))
+            changes = _merge(parts) if parts else ChangeSet()
             self._reindex(changes)
             return changes
 
     def set_window(self, days: int) -> ChangeSet:
         """Load daily notes of the last `days` days (0 = all)."""
         with self._lock:
-            changes = self.store.set_window(days)
+            changes = _merge([self._qualified(store, store.set_window(days))
+                              for store in self.stores])
             self._reindex(changes)
             return changes
+
+    @staticmethod
+    def _qualified(store: Store, changes: ChangeSet) -> ChangeSet:
+        """`changes` with its paths as `Entry.qualified_path`s (unchanged with one root)."""
+        if not store.label or not changes.paths:
+            return changes
+        prefix = f"{store.label}/"
+        return ChangeSet(
+            added=changes.added, removed=changes.removed, updated=changes.updated,
+            paths=tuple(prefix + path for path in changes.paths),
+            per_path=tuple((prefix + row[0], *row[1:]) for row in changes.per_path),
+        )
+
+    def _entries_at(self, qualified: str) -> tuple[Entry, ...]:
+        if len(self.stores) == 1:
+            return self.stores[0].entries_in(qualified)
+        label, _, path = qualified.partition("/")
+        return self._store_of[label].entries_in(path)
 
     def _reindex(self, changes: ChangeSet) -> None:
         if not changes.paths:
             return
-        self._index.replace_paths({path: self.store.entries_in(path) for path in changes.paths})
+        self._index.replace_paths({path: self._entries_at(path) for path in changes.paths})
         self._ranker.sync()
         self._contexts = {}
 
@@ -189,7 +270,7 @@ class Engine:
             context = self._context(parsed)
             unmatched = tuple(term.term for term in context.terms if term.matches == 0)
             suggestions = self._ranker.suggestions(unmatched) if unmatched else ()
-            hidden = self.store.hidden_by_window
+            hidden = sum(store.hidden_by_window for store in self.stores)
         return build_result(
             context, limit, elapsed_since(start), unmatched=unmatched, suggestions=suggestions,
             hidden_by_window=hidden,
@@ -227,10 +308,54 @@ class Engine:
 
     # --- reading ---------------------------------------------------------------------------
 
+    @property
+    def several_roots(self) -> bool:
+        """True when entries carry root labels (more than one root is open)."""
+        return len(self.stores) > 1
+
+    def root_of(self, entry: Entry) -> MemoryRoot:
+        """The root `entry` came from."""
+        return self.roots[0] if not entry.root else next(
+            root for root in self.roots if root.label == entry.root
+        )
+
+    def file_of(self, entry: Entry) -> Path:
+        """The file `entry` lives in, as the root was given plus its relative path."""
+        return self.root_of(entry).path / entry.path
+
+    @property
+    def skipped(self) -> tuple[Skipped, ...]:
+        """Paths no root loaded, and why (qualified paths when several roots are open)."""
+        with self._lock:
+            return tuple(
+                Skipped(f"{store.label}/{item.path}" if store.label else item.path, item.reason)
+                for store in self.stores for item in store.skipped
+            )
+
+    @property
+    def hidden_by_window(self) -> int:
+        """Daily entries outside the date window, over every root."""
+        with self._lock:
+            return sum(store.hidden_by_window for store in self.stores)
+
+    def loaded_entries(self) -> list[Entry]:
+        """Every loaded entry of every root (a copy, safe to keep)."""
+        with self._lock:
+            return list(self._loaded())
+
     def entry(self, entry_id: str) -> Entry | None:
         with self._lock:
             slot = self._index.slot_of.get(entry_id)
             return None if slot is None else self._index.entries[slot]
+
+    def entry_terms(self) -> EntryTerms:
+        """Every live entry with the words it holds (for the health checks); builds the index
+        first if needed. The arrays are taken under the lock and inverted outside it."""
+        self.build_index()
+        with self._lock:
+            index = self._index
+            entries, alive, segments = list(index.entries), index.alive, (index.main, index.delta)
+        return collect_terms(entries, alive, segments)
 
     def __len__(self) -> int:
         return self._index.live_count

@@ -63,6 +63,7 @@ class Index:
         self.lengths: FloatArray = np.zeros(0)
         self.slot_of: dict[str, int] = {}
         self.slots_of_path: dict[str, list[int]] = {}
+        """Per file (`Entry.qualified_path`, as every path key here), its slots."""
         self.path_id: IntArray = np.zeros(0, dtype=np.int64)
         """Per slot, an id into `paths`."""
         self.path_rank: IntArray = np.zeros(0, dtype=np.int64)
@@ -181,16 +182,18 @@ class Index:
         slot = len(self.entries)
         self.entries.append(entry)
         self.slot_of[entry.id] = slot
-        self.slots_of_path.setdefault(entry.path, []).append(slot)
-        if entry.path not in self._path_ids:
-            self._path_ids[entry.path] = len(self.paths)
-            self.paths.append(entry.path)
+        path = entry.qualified_path
+        self.slots_of_path.setdefault(path, []).append(slot)
+        if path not in self._path_ids:
+            self._path_ids[path] = len(self.paths)
+            self.paths.append(path)
         return slot
 
     def _refresh_paths(self) -> None:
         """Extend per-slot path ids; re-rank paths only when a new path appeared."""
         known = len(self.path_id)
-        fresh = np.fromiter((self._path_ids[entry.path] for entry in self.entries[known:]),
+        path_ids = self._path_ids
+        fresh = np.fromiter((path_ids[entry.qualified_path] for entry in self.entries[known:]),
                             np.int64, len(self.entries) - known)
         self.path_id = np.concatenate([self.path_id[:known], fresh])
         if len(self.path_rank) != len(self.paths):

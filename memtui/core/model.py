@@ -60,6 +60,14 @@ class Entry:
     """Frontmatter fields (name, description, type, title …) flattened to strings."""
     warnings: tuple[str, ...] = ()
     """Visible problems: invalid UTF-8, truncated, bad frontmatter …"""
+    root: str = ""
+    """Label of the memory folder the entry came from when several are open ('' with one)."""
+
+    @property
+    def qualified_path(self) -> str:
+        """`root/path` when several roots are open, else `path`: one file's key across roots
+        (labels never hold a `/`), so two roots' `MEMORY.md` stay two files."""
+        return f"{self.root}/{self.path}" if self.root else self.path
 
     @property
     def when(self) -> dt.datetime | None:

@@ -287,8 +287,11 @@ def _derived_title(lines: list[str], start: int, end: int) -> str:
 class _FileParser:
     """Parses one file; holds the shared state so helpers stay small."""
 
-    def __init__(self, rel_path: str, text: str, warnings: tuple[str, ...]) -> None:
+    def __init__(
+        self, rel_path: str, text: str, warnings: tuple[str, ...], root: str = ""
+    ) -> None:
         self.path = rel_path
+        self.root = root
         self.kind = classify(rel_path)
         text = _display_safe(text)  # every line-derived string is display-safe, lines kept
         self.lines = text.split("\n")
@@ -623,7 +626,8 @@ class _FileParser:
             day, time_of_day, origin = self._when(segment)
             entries.append(
                 Entry(
-                    id=entry_id(self.path, path, occurrence),
+                    id=entry_id(f"{self.root}/{self.path}" if self.root else self.path, path,
+                                occurrence),
                     path=self.path,
                     source=kind.source,
                     title=visible(segment.title) or "(untitled)",
@@ -640,14 +644,18 @@ class _FileParser:
                     tags=tags,
                     metadata=metadata,
                     warnings=base_warnings + tuple(segment.warnings),
+                    root=self.root,
                 )
             )
         return entries
 
 
-def parse_file(rel_path: str, text: str, *, warnings: tuple[str, ...] = ()) -> list[Entry]:
-    """Split one decoded file into entries (pure: no IO). `rel_path` is POSIX, root-relative."""
-    return _FileParser(rel_path, text, warnings).parse()
+def parse_file(
+    rel_path: str, text: str, *, warnings: tuple[str, ...] = (), root: str = ""
+) -> list[Entry]:
+    """Split one decoded file into entries (pure: no IO). `rel_path` is POSIX, root-relative;
+    `root` labels the entries (and keys their ids) when several roots are open."""
+    return _FileParser(rel_path, text, warnings, root).parse()
 
 
 def count_entries(rel_path: str, text: str) -> int:

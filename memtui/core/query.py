@@ -12,7 +12,9 @@ Grammar (whitespace separated; case-insensitive filter names):
 - `source:daily|long_term|note` (a prefix such as `source:d` is enough),
   `role:GLOB` / `file:GLOB` (against the entry's path, file name and role; no wildcard means
   "contains"), `tag:GLOB`, `after:DATE` (on or after), `before:DATE` (strictly before), where DATE
-  is `YYYY-MM-DD`, `YYYY-MM` or `YYYY`. Filters of one kind are OR-ed, different kinds AND-ed.
+  is `YYYY-MM-DD`, `YYYY-MM` or `YYYY`; `root:GLOB` against the label or path of the memory
+  folder an entry came from (no wildcard means "contains"). Filters of one kind are OR-ed,
+  different kinds AND-ed.
 - `anything:else` with an unknown name is searched as words and noted in the explanation.
 """
 
@@ -29,7 +31,7 @@ MIN_PREFIX_CHARS = 3
 MAX_QUERY_CHARS = 1000
 """Longer queries are a usage error: nobody types them and they would stall the ranker."""
 
-FILTER_NAMES = ("source", "role", "file", "tag", "after", "before")
+FILTER_NAMES = ("source", "role", "file", "tag", "after", "before", "root")
 _SOURCE_ALIASES = {
     "long_term": Source.LONG_TERM, "long-term": Source.LONG_TERM, "longterm": Source.LONG_TERM,
     "memory": Source.LONG_TERM, "daily": Source.DAILY, "note": Source.NOTE, "notes": Source.NOTE,
@@ -57,6 +59,8 @@ class Query:
     sources: frozenset[Source] = frozenset()
     path_globs: tuple[str, ...] = ()
     tag_globs: tuple[str, ...] = ()
+    root_globs: tuple[str, ...] = ()
+    """Casefolded globs on the label or path of an entry's root."""
     after: dt.date | None = None
     before: dt.date | None = None
     notes: tuple[str, ...] = ()
@@ -72,7 +76,8 @@ class Query:
     @property
     def has_filters(self) -> bool:
         return bool(
-            self.sources or self.path_globs or self.tag_globs or self.after or self.before
+            self.sources or self.path_globs or self.tag_globs or self.root_globs or self.after
+            or self.before
             or self.excluded_terms or self.excluded_phrases
         )
 
@@ -89,6 +94,7 @@ def parse_query(text: str) -> Query:
     sources: set[Source] = set()
     path_globs: list[str] = []
     tag_globs: list[str] = []
+    root_globs: list[str] = []
     after: dt.date | None = None
     before: dt.date | None = None
     notes: list[str] = []
@@ -140,6 +146,8 @@ def parse_query(text: str) -> Query:
             path_globs.append(_as_glob(value))
         elif name == "tag":
             tag_globs.append(_as_glob(value.lstrip("#"), contains=False))
+        elif name == "root":
+            root_globs.append(_as_glob(value))
         elif name == "after":
             after = _parse_date(name, value)
         else:
@@ -156,7 +164,8 @@ def parse_query(text: str) -> Query:
         text=text, terms=tuple(terms), prefix_term=prefix_term, phrases=tuple(phrases),
         phrase_tokens=tuple(phrase_tokens), excluded_terms=tuple(excluded_terms),
         excluded_phrases=tuple(excluded_phrases), sources=frozenset(sources),
-        path_globs=tuple(path_globs), tag_globs=tuple(tag_globs), after=after, before=before,
+        path_globs=tuple(path_globs), tag_globs=tuple(tag_globs), root_globs=tuple(root_globs),
+        after=after, before=before,
         notes=tuple(notes),
     )
 

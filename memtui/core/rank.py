@@ -10,7 +10,7 @@ hits and explanations.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fnmatch import fnmatchcase
 from typing import Any
 
@@ -48,9 +48,14 @@ TERM_CACHE_SIZE = 32
 class Ranker:
     """Scores queries over an Index with the current settings; the Engine serialises access."""
 
-    def __init__(self, index: Index, settings: Settings) -> None:
+    def __init__(
+        self, index: Index, settings: Settings,
+        root_targets: Mapping[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.index = index
         self.settings = settings
+        self.root_targets: Mapping[str, tuple[str, ...]] = root_targets or {"": ()}
+        """`Entry.root` -> what a `root:` glob matches (`core.roots.match_targets`)."""
         self.statics = compute_statics(index.entries, settings)
         self._revision = 0
         """Bumped whenever statics or settings change; keys the derived caches below."""
@@ -280,8 +285,8 @@ class Ranker:
         """Live slots that pass the filters and exclusions; None when there are none."""
         if not query.has_filters:
             return None
-        key = (query.sources, query.path_globs, query.tag_globs, query.after, query.before,
-               query.excluded_terms, query.excluded_phrases)
+        key = (query.sources, query.path_globs, query.tag_globs, query.root_globs, query.after,
+               query.before, query.excluded_terms, query.excluded_phrases)
         cached = self._filter_cache.get(key)
         if cached is not None:
             return cached
@@ -296,6 +301,10 @@ class Ranker:
             mask &= (statics.date_ordinal >= 0) & (statics.date_ordinal < query.before.toordinal())
         if query.path_globs:
             mask &= self._slots_where(lambda e: _path_matches(e, query.path_globs))
+        if query.root_globs:
+            wanted = {key for key, targets in self.root_targets.items() if any(
+                fnmatchcase(target, glob) for glob in query.root_globs for target in targets)}
+            mask &= self._slots_where(lambda e: e.root in wanted)
         if query.tag_globs:
             mask &= self._slots_where(lambda e: any(
                 fnmatchcase(tag.casefold(), glob) for tag in e.tags for glob in query.tag_globs

@@ -214,9 +214,9 @@ def _add_batch(
     bodies = batch_tokens([f"{entry.body}\n{context_text(entry)}" for entry in batch])
     files: list[str] = []
     for entry in batch:
-        found = file_tokens.get(entry.path)
+        found = file_tokens.get(entry.qualified_path)
         if found is None:
-            found = file_tokens[entry.path] = [*file_words(entry), TEXT_SEPARATOR]
+            found = file_tokens[entry.qualified_path] = [*file_words(entry), TEXT_SEPARATOR]
         files.extend(found)
     lengths = (builder.add("heading", headings, first_slot)
                + builder.add("body", bodies, first_slot)

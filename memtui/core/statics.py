@@ -103,9 +103,10 @@ def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...
         for boost in settings.config.boosts
         if glob_matches(boost.pattern, entry)
     ]
-    session = settings.session_boosts.get(entry.path)
+    session = settings.session_boosts.get(entry.qualified_path)
     if session is not None:
-        fired.append(Multiplier(name="session", reason=f"session boost on {entry.path}",
+        fired.append(Multiplier(name="session",
+                                reason=f"session boost on {entry.qualified_path}",
                                 factor=session))
     return tuple(fired)
 

@@ -55,8 +55,12 @@ class _File:
 class Store:
     """Every entry under `root`, windowed by date; see the module docstring for the rules."""
 
-    def __init__(self, root: Path, *, days: int = 30, today: dt.date | None = None) -> None:
+    def __init__(
+        self, root: Path, *, days: int = 30, today: dt.date | None = None, label: str = ""
+    ) -> None:
         self.root = Path(root).absolute()
+        self.label = label
+        """Given to every entry (`Entry.root`) when several roots are open; '' with one."""
         self.days = days
         self.today = today or dt.date.today()
         self._files: Snapshot[str, _File] = Snapshot()
@@ -230,7 +234,7 @@ class Store:
     def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
-            result = read_entries(self.root, path)
+            result = read_entries(self.root, path, self.label)
             if isinstance(result, str):
                 record.entries = ()
                 self._skipped = self._skipped.evolve({path: result}, ())
@@ -316,7 +320,7 @@ class Store:
             record = _File(signature, classify(path), None)
             touched.add(path)
             if self._in_window(record):
-                result = read_entries(self.root, path)
+                result = read_entries(self.root, path, self.label)
                 if isinstance(result, str):
                     gone.add(path)
                     new_skips[path] = result

@@ -194,13 +194,14 @@ def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
     else:
         scan.found[path] = info
 
-def read_entries(root: Path, path: str) -> tuple[Entry, ...] | str:
-    """Read, decode and parse one file; a string is the reason it was skipped."""
+def read_entries(root: Path, path: str, label: str = "") -> tuple[Entry, ...] | str:
+    """Read, decode and parse one file (entries labelled `label`); a string is the reason it
+    was skipped."""
     loaded = read_text(root, path)
     if isinstance(loaded, str):
         return loaded
     decoded, size = loaded
-    entries = parse_file(path, decoded.text, warnings=decoded.warnings)
+    entries = parse_file(path, decoded.text, warnings=decoded.warnings, root=label)
     if size > MAX_FILE_BYTES and entries:
         notice = (
             f"truncated: the file is {size:,} bytes; only the first "

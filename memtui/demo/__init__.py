@@ -1,6 +1,7 @@
 """Bundled demo memory (package data), dated relative to today when it is materialised.
 
-The templates under `workspace/` are the agent workspace of a fictional developer. Every
+The templates under `workspace/` are the agent workspace of a fictional developer; `web-bank/`
+is the Cline memory bank of her web app, a second root for `memtui --demo --all`. Every
 `{{D-n}}` / `{{D+n}}` in a file name or file text becomes the ISO date `today ∓ n days`, so the
 30-day window always shows most of it and hides the oldest notes. The result is written once per
 `today` (and template version) into a cache folder — `$XDG_CACHE_HOME/memtui/demo`, else a
@@ -21,12 +22,14 @@ from pathlib import Path
 
 _PLACEHOLDER = re.compile(r"\{\{D([+-])(\d{1,4})\}\}")
 _TEMPLATE_FOLDER = "workspace"
+DEMO_ROOTS = (("demo", _TEMPLATE_FOLDER), ("web-bank", "web-bank"))
+"""(label, template folder) of every demo root; the first is what `--demo` opens."""
 
 
-def _templates() -> list[tuple[str, str]]:
-    """(relative path, text) of every template file, in a stable order."""
+def _templates(folder_name: str = _TEMPLATE_FOLDER) -> list[tuple[str, str]]:
+    """(relative path, text) of every template file of one demo root, in a stable order."""
     found: list[tuple[str, str]] = []
-    stack: list[tuple[str, Traversable]] = [("", resources.files(__name__) / _TEMPLATE_FOLDER)]
+    stack: list[tuple[str, Traversable]] = [("", resources.files(__name__) / folder_name)]
     while stack:
         prefix, folder = stack.pop()
         for item in folder.iterdir():
@@ -57,9 +60,9 @@ def _cache_base() -> Path:
     return Path(tempfile.gettempdir()) / f"memtui-demo-{user}"
 
 
-def materialise_demo(today: dt.date) -> Path:
-    """Write the demo for `today` into the cache (once) and return its folder."""
-    templates = _templates()
+def materialise_demo(today: dt.date, folder_name: str = _TEMPLATE_FOLDER) -> Path:
+    """Write one demo root for `today` into the cache (once) and return its folder."""
+    templates = _templates(folder_name)
     digest = hashlib.sha256()
     for relative, text in templates:
         digest.update(relative.encode() + b"\0" + text.encode() + b"\0")
@@ -67,7 +70,8 @@ def materialise_demo(today: dt.date) -> Path:
     base.mkdir(parents=True, exist_ok=True, mode=0o700)
     if hasattr(os, "getuid") and base.stat().st_uid != os.getuid():
         base = Path(tempfile.mkdtemp(prefix="memtui-demo-"))  # someone else's folder: never trust
-    target = base / f"{today.isoformat()}-{digest.hexdigest()[:12]}"
+    suffix = "" if folder_name == _TEMPLATE_FOLDER else f"-{folder_name}"
+    target = base / f"{today.isoformat()}-{digest.hexdigest()[:12]}{suffix}"
     if target.is_dir():
         return target
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
@@ -85,3 +89,8 @@ def materialise_demo(today: dt.date) -> Path:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def materialise_demo_roots(today: dt.date) -> list[tuple[str, Path]]:
+    """(label, folder) of every demo root for `today`, the workspace first."""
+    return [(label, materialise_demo(today, folder)) for label, folder in DEMO_ROOTS]

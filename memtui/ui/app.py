@@ -197,8 +197,8 @@ class MemtuiApp(App[int]):
             rows.append(("watcher", self.watcher.last_error))
         if engine is not None:
             rows += [("engine", warning) for warning in engine.warnings]
-            rows += [(item.path, item.reason) for item in engine.store.skipped]
-            for entry in engine.store.entries.values():
+            rows += [(item.path, item.reason) for item in engine.skipped]
+            for entry in engine.loaded_entries():
                 for warning in entry.warnings:
                     rows.append((f"{entry.path}:{entry.line_start}", warning))
         return rows

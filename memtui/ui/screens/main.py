@@ -286,7 +286,7 @@ class MainScreen(Screen[None]):
         engine = self.engine
         line = status.app_status(
             entries=len(engine) if engine is not None else None,
-            skipped=len(engine.store.skipped) if engine is not None else 0,
+            skipped=len(engine.skipped) if engine is not None else 0,
             days=options.days,
             window_all=self.window_all,
             hidden=self.result.hidden_by_window if self.result else 0,
@@ -320,7 +320,7 @@ class MainScreen(Screen[None]):
             result,
             entries=len(engine) if engine is not None else None,
             root=str(self.memtui.options.root),
-            skipped=len(engine.store.skipped) if engine is not None else 0,
+            skipped=len(engine.skipped) if engine is not None else 0,
             window_all=self.window_all,
         ))
 

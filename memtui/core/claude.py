@@ -1,0 +1,127 @@
+"""Where Claude Code keeps a project's auto-memory: `~/.claude/projects/<encoded>/memory/`.
+
+The folder name is the project's path (its git root) with every character that is not an ASCII
+letter or digit replaced by `-`, runs not collapsed: `/home/u/my_app` -> `-home-u-my-app`.
+Claude Code does this with a JavaScript regular expression over UTF-16 code units, so a
+character outside the Basic Multilingual Plane (an emoji) becomes two dashes; both spellings
+are tried. Very long names may be cut by Claude Code and given a suffix, so a name of more than
+LONG_NAME characters also matches a folder that starts with its first LONG_NAME characters.
+The encoding is lossy (`my_app`, `my-app` and `my app` meet), so memtui only ever encodes a
+known path and compares names; it never decodes a folder name into a path. `CLAUDE_CONFIG_DIR`
+moves `~/.claude`.
+
+For `memtui roots --all-claude`, a project's own path is read, when possible, from the `cwd`
+field of its newest session transcript, and kept only if it encodes to the folder's name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+LONG_NAME = 200
+TRANSCRIPT_BYTES = 64 * 1024
+"""How much of a session transcript is read to find the project's path."""
+_NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaudeProject:
+    """One `projects/<name>/memory/` folder."""
+
+    name: str
+    """The encoded folder name, as on disk."""
+    memory: Path
+    project: Path | None
+    """The project's path, when a transcript names one that encodes to `name`."""
+
+
+def claude_home() -> Path:
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def encodings(path: Path | str) -> list[str]:
+    """The folder names Claude Code may have made of `path` (see the module docstring)."""
+    text = str(path)
+    plain = _NOT_ALNUM.sub("-", text)
+    utf16 = "".join(
+        char if char.isascii() and char.isalnum() else "-" * (2 if ord(char) > 0xFFFF else 1)
+        for char in text
+    )
+    return list(dict.fromkeys((utf16, plain)))
+
+
+def git_root(start: Path) -> Path | None:
+    """The nearest folder at or above `start` holding `.git` (a folder, or a worktree's file)."""
+    folder = Path(os.path.abspath(start))
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def auto_memory(project: Path) -> Path | None:
+    """Claude Code's auto-memory folder for `project`, when it exists."""
+    projects = claude_home() / "projects"
+    names = encodings(project)
+    for name in names:
+        if (projects / name / "memory").is_dir():
+            return projects / name / "memory"
+    long_names = [name[:LONG_NAME] for name in names if len(name) > LONG_NAME]
+    if long_names and projects.is_dir():
+        for folder in sorted(projects.iterdir()):
+            if folder.name.startswith(tuple(long_names)) and (folder / "memory").is_dir():
+                return folder / "memory"
+    return None
+
+
+def every_project() -> list[ClaudeProject]:
+    """Every `projects/*/memory/` folder, sorted by name, with its project path when known."""
+    projects = claude_home() / "projects"
+    if not projects.is_dir():
+        return []
+    found = []
+    for folder in sorted(projects.iterdir(), key=lambda item: item.name):
+        memory = folder / "memory"
+        if memory.is_dir():
+            found.append(ClaudeProject(folder.name, memory, _project_path(folder)))
+    return found
+
+
+def _project_path(folder: Path) -> Path | None:
+    """The `cwd` of the newest transcript in `folder`, or of a parent of it, that encodes to the
+    folder's name; None when no transcript says."""
+    try:
+        transcripts = sorted(folder.glob("*.jsonl"), key=lambda item: item.stat().st_mtime)
+    except OSError:
+        return None
+    for transcript in reversed(transcripts[-3:]):
+        for cwd in _cwds(transcript):
+            candidate = Path(cwd)
+            for path in (candidate, *candidate.parents):
+                if folder.name in encodings(path):
+                    return path
+    return None
+
+
+def _cwds(transcript: Path) -> list[str]:
+    """`cwd` values in the first TRANSCRIPT_BYTES of a transcript (one JSON object a line)."""
+    try:
+        with transcript.open("rb") as handle:
+            head = handle.read(TRANSCRIPT_BYTES)
+    except OSError:
+        return []
+    found: list[str] = []
+    for line in head.decode("utf-8", "replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        cwd = record.get("cwd") if isinstance(record, dict) else None
+        if isinstance(cwd, str) and cwd.startswith("/") and cwd not in found:
+            found.append(cwd)
+    return found

@@ -1,0 +1,93 @@
+"""The memory folders one engine has open: a path and a short, unique label each.
+
+With one root nothing changes: entries keep an empty `Entry.root`, so their ids, paths and
+JSON are what they always were. With several, every entry carries its root's label, which
+also prefixes its `qualified_path` (`label/relative/path.md`) and its id, so two roots that
+both hold `MEMORY.md` stay two files with distinct entries. A label is what the results list
+shows and what `root:` matches besides the path, so it is short and holds no `/`, `:`,
+quote or space (it must be typable as a filter value and must not fake a path separator).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_LABEL_CHARS = 24
+_NOT_IN_LABEL = re.compile(r"[\s/\\:\"'\x00-\x1f\x7f-\x9f]+")
+_GENERIC_NAMES = frozenset({"memory", "memory-bank", "workspace", ".claude", "memories", ""})
+"""Folder names that say nothing about whose memory it is: the label uses the parent's name."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRoot:
+    """One open memory folder."""
+
+    label: str
+    path: Path
+
+
+def clean_label(text: str) -> str:
+    """`text` made into a label: no separators, quotes, spaces or controls; short; not empty."""
+    cleaned = _NOT_IN_LABEL.sub("-", text).strip("-.") or "root"
+    return cleaned[:MAX_LABEL_CHARS]
+
+
+def folder_label(path: Path) -> str:
+    """A label for a folder with no better name: its own name, or its parent's when its own is
+    generic (`~/proj/memory-bank` -> `proj`, `~/.openclaw/workspace` -> `openclaw`)."""
+    parts = [part for part in Path(os.path.abspath(path)).parts if part not in ("/", "")]
+    for part in reversed(parts):
+        if part not in _GENERIC_NAMES:
+            return clean_label(part.lstrip("."))
+    return "root"
+
+
+def distinct_labels(labels: Sequence[str]) -> list[str]:
+    """The labels made unique in order: a repeated `proj` becomes `proj-2`, `proj-3` …"""
+    seen: set[str] = set()
+    result: list[str] = []
+    for label in labels:
+        base = clean_label(label)
+        candidate, number = base, 1
+        while candidate in seen:
+            number += 1
+            suffix = f"-{number}"
+            candidate = base[: MAX_LABEL_CHARS - len(suffix)] + suffix
+        seen.add(candidate)
+        result.append(candidate)
+    return result
+
+
+def make_roots(named: Iterable[tuple[str, Path]]) -> tuple[MemoryRoot, ...]:
+    """Roots from (preferred label, path) pairs: labels made unique, order kept."""
+    pairs = list(named)
+    labels = distinct_labels([label for label, _ in pairs])
+    return tuple(MemoryRoot(label, path) for label, (_, path) in zip(labels, pairs, strict=True))
+
+
+def covering(path: Path, others: Iterable[Path]) -> Path | None:
+    """The first of `others` that is `path` or holds it (by real path), or None.
+
+    Opening a folder and a folder inside it would load the inner files twice.
+    """
+    real = os.path.realpath(path)
+    for other in others:
+        outer = os.path.realpath(other)
+        if real == outer or real.startswith(outer.rstrip(os.sep) + os.sep):
+            return other
+    return None
+
+
+def match_targets(root: MemoryRoot) -> tuple[str, ...]:
+    """What a `root:` glob is matched against, casefolded: the label, the absolute path and
+    the path with `~` for the home folder (so `root:~/work/*` works)."""
+    absolute = os.path.abspath(root.path)
+    home = os.path.expanduser("~")
+    targets = [root.label, absolute]
+    if home not in ("", "/") and absolute.startswith(home.rstrip("/") + "/"):
+        targets.append("~" + absolute[len(home.rstrip("/")):])
+    return tuple(target.casefold() for target in targets)
