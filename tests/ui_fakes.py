@@ -112,6 +112,9 @@ class FakeEngine:
     def loaded_entries(self) -> list[Entry]:
         return list(self.store.entries_by_id.values())
 
+    def file_of(self, entry: Entry) -> Path:
+        return self.store.root / entry.path
+
     def entry(self, entry_id: str) -> Entry | None:
         return self.store.entries_by_id.get(entry_id)
 

@@ -410,11 +410,10 @@ class MainScreen(Screen[None]):
 
     def action_edit(self) -> None:
         hit = self.pane.hit
-        root = self.memtui.options.root
-        if hit is None or root is None:
+        if hit is None or self.engine is None:
             self.app.bell()
             return
-        path = root / hit.entry.path
+        path = self.engine.file_of(hit.entry)  # with several roots, the entry's own root
         if open_editor(self.app, path, hit.entry.line_start):
             self.apply_paths([path])  # the file was probably edited: reload it now
 
