@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from memtui.core.health.settings import HealthSettings, parse_health
+
 FACTOR_NAMES = ("relevance", "source", "recency", "position")
 SOURCE_NAMES = ("long_term", "daily", "note")
 
@@ -53,6 +55,8 @@ class Config:
     mask_secrets: bool = True
     keymap: dict[str, str] = field(default_factory=dict)
     """Binding id -> keys, e.g. {"pane.edit": "o"}: remaps the TUI's keys (Textual keymap)."""
+    health: HealthSettings = field(default_factory=HealthSettings)
+    """Thresholds of the memory health checks (`[health]`, see `core.health.settings`)."""
     source_path: Path | None = None
     """The file this config came from, or None for defaults."""
 
@@ -108,7 +112,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
 
     known = {
         "days", "weights", "half_life_days", "evergreen_long_term", "source_priority",
-        "boosts", "min_score", "theme", "mask_secrets", "keymap",
+        "boosts", "min_score", "theme", "mask_secrets", "keymap", "health",
     }
     for key in raw:
         if key not in known:
@@ -168,6 +172,10 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
 
     if "boosts" in raw:
         values["boosts"] = _parse_boosts(raw["boosts"], fail)
+
+    if "health" in raw:
+        values["health"] = parse_health(
+            raw["health"], fail, lambda note: warnings.append(f"{where}: {note}"))
 
     return replace(defaults, **values), warnings
 

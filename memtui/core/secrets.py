@@ -21,25 +21,31 @@ _PEM = re.compile(
 )
 """A private-key block; a truncated one (no END line) runs to its last base64-looking line."""
 
-_TOKENS = tuple(
-    re.compile(pattern)
-    for pattern in (
-        r"gh[pousr]_[A-Za-z0-9]{30,}",
-        r"github_pat_[A-Za-z0-9_]{40,}",
-        r"sk-[A-Za-z0-9_-]{20,}",
-        r"sk_(?:live|test)_[A-Za-z0-9]{16,}",
-        r"rk_(?:live|test)_[A-Za-z0-9]{16,}",
-        r"AKIA[A-Z0-9]{16}(?![A-Z0-9])",
-        r"ASIA[A-Z0-9]{16}(?![A-Z0-9])",
-        r"xox[baprs]-[A-Za-z0-9-]{10,}",
-        r"AIza[0-9A-Za-z_-]{35}",
-        r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*",
+_TOKENS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern))
+    for kind, pattern in (
+        ("GitHub token", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("GitHub token", r"github_pat_[A-Za-z0-9_]{40,}"),
+        ("OpenAI/Anthropic key", r"sk-[A-Za-z0-9_-]{20,}"),
+        ("Stripe key", r"sk_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("Stripe key", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("AWS access key", r"AKIA[A-Z0-9]{16}(?![A-Z0-9])"),
+        ("AWS access key", r"ASIA[A-Z0-9]{16}(?![A-Z0-9])"),
+        ("Slack token", r"xox[baprs]-[A-Za-z0-9-]{10,}"),
+        ("Google API key", r"AIza[0-9A-Za-z_-]{35}"),
+        ("JWT", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     )
 )
-"""Tokens with a recognisable shape (GitHub, OpenAI/Anthropic, Stripe, AWS, Slack, Google, JWT).
+"""Tokens with a recognisable shape, each with the kind of secret it is.
 
 One pattern per family, each starting with a literal: the regex engine then skips ahead with a
 fast substring search instead of trying every alternative at every position (7× faster)."""
+
+PRIVATE_KEY = "private key"
+BEARER_TOKEN = "bearer token"
+URL_PASSWORD = "password in a URL"
+ASSIGNED_SECRET = "password/secret/token value"
+_TOKEN_KINDS = frozenset(kind for kind, _ in _TOKENS)
 
 _BEARER = re.compile(r"earer(?<=[Bb]earer)[ \t]+([A-Za-z0-9._~+/=-]{16,})")
 """`Bearer <token>`; matched from the literal `earer` (fast search), the `B`/`b` checked after."""
@@ -114,36 +120,65 @@ def _credential_like(match: re.Match[str]) -> bool:
     return not (value.islower() or value.istitle())
 
 
-def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, bool]]]:
-    """Private-key blocks as (start, end), other candidates as (start, end, is_token)."""
+def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
+    """Private-key blocks as (start, end), other candidates as (start, end, kind)."""
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
-    others: list[tuple[int, int, bool]] = []
-    for token in _TOKENS:
+    others: list[tuple[int, int, str]] = []
+    for kind, token in _TOKENS:
         for match in token.finditer(text):
             if not _glued_left(text, match.start()):
-                others.append((match.start(), match.end(), True))
+                others.append((match.start(), match.end(), kind))
     for match in _BEARER.finditer(text):
         if not _glued_left(text, match.start() - 1):  # the match starts after the B
-            others.append((match.start(1), match.end(1), False))
+            others.append((match.start(1), match.end(1), BEARER_TOKEN))
     for match in _URL_PASSWORD.finditer(text):
-        others.append((match.start(1), match.end(1), False))
+        others.append((match.start(1), match.end(1), URL_PASSWORD))
     for match in _ASSIGNMENT.finditer(text):
         if _follows_key(text, match.start()) and _credential_like(match):
-            others.append((match.start(1), match.end(1), False))
+            others.append((match.start(1), match.end(1), ASSIGNED_SECRET))
     return blocks, others
 
 
 def _clip_to_blocks(
-    span: tuple[int, int, bool], blocks: list[tuple[int, int]]
-) -> tuple[int, int, bool] | None:
+    span: tuple[int, int, str], blocks: list[tuple[int, int]]
+) -> tuple[int, int, str] | None:
     """A candidate overlapping a private-key block ends where the block starts (blocks win)."""
-    start, end, is_token = span
+    start, end, kind = span
     for block_start, block_end in blocks:
         if start < block_end and block_start < end:
             if start >= block_start:
                 return None
             end = block_start
-    return (start, end, is_token)
+    return (start, end, kind)
+
+
+def _masked_spans(text: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, masked text, kind) of every secret to mask, in text order.
+
+    Spans that are already masked (or would not change) are left out, so masking twice is a
+    no-op and what `secret_kinds` counts is exactly what `mask_secrets` masks.
+    """
+    blocks, others = _find_secrets(text)
+    if not blocks and not others:
+        return []
+    chosen: list[tuple[int, int, str, str]] = [
+        (start, end, _mask_pem(text[start:end]), PRIVATE_KEY) for start, end in blocks
+    ]
+    position = 0
+    for span in sorted(others, key=lambda span: (span[0], -span[1])):
+        clipped = _clip_to_blocks(span, blocks)
+        if clipped is None or clipped[0] < position:
+            continue
+        start, end, kind = clipped
+        original = text[start:end]
+        masked = original[:_TOKEN_PREFIX] + MASK if kind in _TOKEN_KINDS else _value_mask(original)
+        chosen.append((start, end, masked, kind))
+        position = end
+    return [
+        (start, end, masked, kind)
+        for start, end, masked, kind in sorted(chosen)
+        if MASK not in text[start:end] and masked != text[start:end]
+    ]
 
 
 def mask_secrets(text: str) -> tuple[str, int]:
@@ -151,33 +186,22 @@ def mask_secrets(text: str) -> tuple[str, int]:
 
     Idempotent (already masked text is left alone), and never changes the number of lines.
     """
-    blocks, others = _find_secrets(text)
-    if not blocks and not others:
+    spans = _masked_spans(text)
+    if not spans:
         return text, 0
-    chosen: list[tuple[int, int, str]] = [
-        (start, end, _mask_pem(text[start:end])) for start, end in blocks
-    ]
-    position = 0
-    for span in sorted(others, key=lambda span: (span[0], -span[1])):
-        clipped = _clip_to_blocks(span, blocks)
-        if clipped is None or clipped[0] < position:
-            continue
-        start, end, is_token = clipped
-        original = text[start:end]
-        masked = original[:_TOKEN_PREFIX] + MASK if is_token else _value_mask(original)
-        chosen.append((start, end, masked))
-        position = end
     pieces: list[str] = []
     position = 0
-    count = 0
-    for start, end, masked in sorted(chosen):
-        original = text[start:end]
+    for start, end, masked, _ in spans:
         pieces.append(text[position:start])
-        position = end
-        if MASK in original or masked == original:
-            pieces.append(original)  # already masked (or nothing to mask): left as it is
-            continue
         pieces.append(masked)
-        count += 1
+        position = end
     pieces.append(text[position:])
-    return "".join(pieces), count
+    return "".join(pieces), len(spans)
+
+
+def secret_kinds(text: str) -> dict[str, int]:
+    """How many secrets of each kind `mask_secrets` masks in `text` (the health view's count)."""
+    counts: dict[str, int] = {}
+    for _, _, _, kind in _masked_spans(text):
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts

@@ -1,0 +1,78 @@
+"""Run every health check over an engine's loaded entries: the one entry point for the
+`health` command, the TUI's health view and the bench.
+
+Nothing is written anywhere: the checks read the engine's entries and index, and the few files
+a load-line rule applies to. Fixing is the user's edit in `$EDITOR`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from memtui.core.engine import Engine
+from memtui.core.health.dated import find_stale, find_superseded
+from memtui.core.health.duplicates import find_duplicates
+from memtui.core.health.load_line import find_beyond_load_line, read_texts
+from memtui.core.health.model import Check, Finding, HealthReport
+from memtui.core.health.settings import HealthSettings
+from memtui.core.model import Entry
+from memtui.core.secrets import secret_kinds
+from memtui.core.terms import EntryTerms
+
+
+def find_secrets(entries: Iterable[Entry]) -> tuple[list[Finding], Counter[str]]:
+    """Entries where masking fires, in file order, with the kinds masked; and totals per kind."""
+    findings: list[Finding] = []
+    totals: Counter[str] = Counter()
+    for entry in sorted(entries, key=lambda entry: (entry.path, entry.line_start)):
+        kinds = secret_kinds(f"{entry.title}\n{entry.body}")
+        if not kinds:
+            continue
+        totals.update(kinds)
+        listed = ", ".join(f"{count} × {kind}" for kind, count in sorted(kinds.items()))
+        count = sum(kinds.values())
+        findings.append(Finding(
+            Check.SECRETS, entry, f"masked {count} secret{'s' if count != 1 else ''}: {listed}",
+            group=len(findings), details=tuple(sorted(kinds.items())),
+        ))
+    return findings, totals
+
+
+def check_terms(terms: EntryTerms, texts: Mapping[str, str], settings: HealthSettings,
+                today: dt.date) -> HealthReport:
+    """Every check over `terms` (the load-line check over `texts`, path -> file text)."""
+    started = time.perf_counter()
+    load_line, cuts = find_beyond_load_line(terms.entries, texts, settings.load_lines)
+    secrets, totals = find_secrets(terms.entries)
+    findings = [
+        *find_duplicates(terms, settings),
+        *find_superseded(terms, settings),
+        *load_line,
+        *secrets,
+        *find_stale(terms, settings, today),
+    ]
+    return HealthReport(
+        findings=tuple(findings),
+        cuts=tuple(cuts),
+        secret_counts=tuple(sorted(totals.items(), key=lambda item: (-item[1], item[0]))),
+        entries=len(terms.entries),
+        today=today,
+        elapsed_ms=(time.perf_counter() - started) * 1000,
+    )
+
+
+def check_health(engine: Engine) -> HealthReport:
+    """Every check over the engine's live entries (builds the index if it is not yet built).
+    Safe on a worker thread: the engine's arrays are read under its lock, the rest without."""
+    started = time.perf_counter()
+    terms = engine.entry_terms()
+    settings = engine.config.health
+    root_of = {store.label: store.root for store in engine.stores}
+    texts = read_texts(terms.entries, root_of, settings.load_lines)
+    report = check_terms(terms, texts, settings, engine.today)
+    elapsed = (time.perf_counter() - started) * 1000
+    return HealthReport(report.findings, report.cuts, report.secret_counts, report.entries,
+                        report.today, elapsed)

@@ -1,0 +1,206 @@
+"""The checks that read dates: superseded entries and entries that may be stale.
+
+A word's *distinctive* when few entries hold it (at most `distinctive_limit`: 5% of them, at
+least 3), it has a letter and three characters and is not an English function word: the words
+that say what an entry is about, unlike "the", "deploy" in a deploy log, dates and numbers (in a
+small folder "the" is rare enough to look distinctive, hence the short stop list).
+
+* **Superseded**: dated entries whose titles say the same thing once dates, times and numbers
+  are dropped ("Deploy target (2026-10-02)" and "Deploy target") form a topic; each older one
+  is superseded by the newest when it repeats at least `superseded_min_overlap` of the smaller
+  one's distinctive body words (so three unrelated "## Decision" sections are not a topic). A
+  title used by more than `superseded_max_group` entries is a template ("Tasks"), not a topic,
+  and so is one that more than a third of the notes in its folders share (every Basic Memory
+  note's "## Relations", every session log's "## Conversation Summary").
+* **Stale** (a hint): a dated entry older than `stale_days` none of whose distinctive words
+  (at least `stale_min_words` of them) appears in a newer entry. Undated entries (long-term
+  memory, topic notes) count as current: a word they hold is "mentioned newer".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+
+import numpy as np
+
+from memtui.core.health.model import Check, Finding, citation, newest_first
+from memtui.core.health.settings import HealthSettings
+from memtui.core.model import Entry
+from memtui.core.terms import EntryTerms
+from memtui.core.tokenize import tokens
+
+DISTINCTIVE_SHARE = 0.05
+DISTINCTIVE_MIN = 3
+TEMPLATE_SHARE = 1 / 3
+"""A title found in more than this share of the files of its folders is part of a template."""
+SHOWN_WORDS = 4
+"""Distinctive words a stale hint quotes."""
+_LETTER = re.compile(r"[^\W\d_]")
+_CALENDAR = frozenset((
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    "january", "february", "march", "april", "june", "july", "august", "september", "october",
+    "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday",
+    "wednesday", "thursday", "friday", "saturday", "sunday", "utc", "am", "pm", "today",
+    "yesterday"
+))
+_STOP_WORDS = frozenset((
+    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
+    "one", "our", "out", "has", "him", "his", "how", "its", "may", "new", "now", "own", "see",
+    "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "with", "that",
+    "this", "from", "they", "will", "have", "been", "were", "what", "when", "where", "which",
+    "while", "would", "could", "should", "there", "their", "them", "then", "than", "into", "onto",
+    "also", "just", "only", "over", "very", "some", "such", "each", "more", "most", "other",
+    "about", "after", "before", "because", "being", "both", "does", "done", "here", "like",
+    "make", "made", "many", "much", "must", "never", "once", "same", "still", "those", "under",
+    "until", "upon", "yet"
+))
+_UNDATED = np.iinfo(np.int64).max
+"""The 'date' of an undated entry when asking which words are mentioned newer: always current."""
+
+
+def distinctive_limit(entries: int) -> int:
+    return max(DISTINCTIVE_MIN, int(entries * DISTINCTIVE_SHARE))
+
+
+def is_wordish(word: str) -> bool:
+    return len(word) >= 3 and word not in _STOP_WORDS and _LETTER.search(word) is not None
+
+
+def topic_key(entry: Entry) -> str:
+    """The title without dates, times, numbers and calendar words; '' when nothing is left or
+    one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
+    labels a log entry, it does not name a topic)."""
+    words = tokens(entry.title)
+    kept = [word for word in words
+            if not any(char.isdigit() for char in word) and word not in _CALENDAR]
+    if not any(len(word) >= 3 for word in kept):
+        return ""
+    if len(kept) == 1 and len(words) - len(kept) > len(kept):
+        return ""
+    return " ".join(kept)
+
+
+def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
+    """Older statements of a topic under its newest one (the lead), newest topics first."""
+    topics: defaultdict[str, list[Entry]] = defaultdict(list)
+    for entry in terms.entries:
+        if entry.when is not None and (key := topic_key(entry)):
+            topics[key].append(entry)
+    files_in = _files_per_folder(terms.entries)
+    frequency = dict(zip(terms.words, terms.document_frequency.tolist(), strict=True))
+    limit = distinctive_limit(len(terms.entries))
+
+    def distinctive(entry: Entry, key: str) -> set[str]:
+        title_words = set(key.split())
+        return {word for word in tokens(entry.body)
+                if word not in title_words and is_wordish(word)
+                and frequency.get(word, 0) <= limit}
+
+    groups: list[tuple[Entry, list[Finding]]] = []
+    for key, members in topics.items():
+        if (len(members) < 2 or len(members) > settings.superseded_max_group
+                or _template(members, files_in)):
+            continue
+        newest, *older = newest_first(members)
+        newest_words = distinctive(newest, key)
+        found: list[Finding] = []
+        for entry in older:
+            assert entry.when is not None and newest.when is not None
+            if entry.when >= newest.when:
+                continue
+            words = distinctive(entry, key)
+            smaller = min(len(words), len(newest_words))
+            overlap = len(words & newest_words) / smaller if smaller else 0.0
+            if overlap < settings.superseded_min_overlap:
+                continue
+            gap = (newest.when - entry.when).days
+            found.append(Finding(
+                Check.SUPERSEDED, entry,
+                f"restated {_gap(gap)} in {citation(newest)} "
+                f"({overlap:.0%} of distinctive words repeated)",
+                related=newest,
+                details=(("topic", key), ("gap_days", gap), ("overlap", round(overlap, 3)),
+                         ("min_overlap", settings.superseded_min_overlap)),
+            ))
+        if found:
+            lead = Finding(Check.SUPERSEDED, newest,
+                           f"newest of {len(found) + 1} entries titled like this",
+                           lead=True, details=(("topic", key),))
+            groups.append((newest, [lead, *found]))
+    groups.sort(key=lambda group: (group[0].when or dt.datetime.min), reverse=True)
+    return [_regroup(finding, number) for number, (_, findings) in enumerate(groups)
+            for finding in findings]
+
+
+def _folder(entry: Entry) -> str:
+    return entry.qualified_path.rpartition("/")[0]
+
+
+def _files_per_folder(entries: list[Entry]) -> dict[str, int]:
+    files: defaultdict[str, set[str]] = defaultdict(set)
+    for entry in entries:
+        files[_folder(entry)].add(entry.qualified_path)
+    return {folder: len(paths) for folder, paths in files.items()}
+
+
+def _template(members: list[Entry], files_in: dict[str, int]) -> bool:
+    """True when the title recurs across files like a template section does (see above)."""
+    files = {entry.qualified_path for entry in members}
+    if len(files) < 2:
+        return False
+    total = sum(files_in[folder] for folder in {_folder(entry) for entry in members})
+    return len(files) > TEMPLATE_SHARE * total
+
+
+def _gap(days: int) -> str:
+    if days == 0:
+        return "later the same day"
+    return f"{days:,} day{'s' if days != 1 else ''} later"
+
+
+def _regroup(finding: Finding, group: int) -> Finding:
+    return Finding(finding.check, finding.entry, finding.reason, group, finding.lead,
+                   finding.related, finding.details)
+
+
+def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> list[Finding]:
+    """Hints, oldest first: old dated entries whose distinctive words nothing newer mentions."""
+    count = len(terms.entries)
+    if count == 0:
+        return []
+    ordinals = np.array([entry.date.toordinal() if entry.date else _UNDATED
+                         for entry in terms.entries], dtype=np.int64)
+    wordish = np.fromiter((is_wordish(word) for word in terms.words), dtype=bool,
+                          count=len(terms.words))
+    distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
+    owners = np.repeat(np.arange(count, dtype=np.int64), terms.distinct_words())
+    newest_mention = np.zeros(len(terms.words), dtype=np.int64)
+    np.maximum.at(newest_mention, terms.word_ids, ordinals[owners])
+    chosen = distinctive_word[terms.word_ids]
+    owner, word = owners[chosen], terms.word_ids[chosen]
+    held = np.bincount(owner, minlength=count)
+    latest = np.zeros(count, dtype=np.int64)
+    np.maximum.at(latest, owner, newest_mention[word])
+    cutoff = (today - dt.timedelta(days=settings.stale_days)).toordinal()
+    stale = (ordinals < cutoff) & (held >= settings.stale_min_words) & (latest <= ordinals)
+    findings: list[Finding] = []
+    for index in sorted(np.flatnonzero(stale).tolist(), key=lambda i: (ordinals[i], i)):
+        entry = terms.entries[index]
+        assert entry.date is not None
+        ids = terms.word_ids_of(index)
+        own = ids[distinctive_word[ids]]
+        shown = sorted(own.tolist(), key=lambda w: (-terms.document_frequency[w], terms.words[w]))
+        quoted = tuple(terms.words[w] for w in shown if len(terms.words[w]) <= 20)[:SHOWN_WORDS]
+        age = (today - entry.date).days
+        findings.append(Finding(
+            Check.STALE, entry,
+            f"hint: {age:,} days old, and none of its {len(own)} distinctive words "
+            f"({', '.join(quoted)}{', …' if len(own) > len(quoted) else ''}) "
+            "appears in a newer entry",
+            group=len(findings),
+            details=(("age_days", age), ("stale_days", settings.stale_days),
+                     ("distinctive_words", len(own)), ("words", quoted)),
+        ))
+    return findings

@@ -1,0 +1,148 @@
+"""Beyond the load line: entries an agent does not see at session start.
+
+Agents load only the head of their long-term files: Claude Code the first 200 lines / 25 KB of
+`MEMORY.md`, OpenClaw its bootstrap files (`AGENTS.md`, `MEMORY.md` …) up to 20,000 characters.
+The rules are `[[health.load_line]]` in the config (`core.health.settings`). A file a rule
+matches is read again (only those files, read-only, like the store reads them) so bytes and
+characters are counted on the text itself, with `\\n` line ends. An entry *starts beyond* the
+line when its first line is not loaded at all, and is *partly* beyond when the line falls
+inside it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import fnmatch
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtui.core.health.model import Check, Finding, LoadCut
+from memtui.core.health.settings import LoadLine
+from memtui.core.model import Entry
+from memtui.core.text import split_lines
+from memtui.core.walk import read_text
+
+
+def applies(rule: LoadLine, path: str) -> bool:
+    """A glob with a '/' matches the relative path, one without the file name (case matters:
+    agents look for `MEMORY.md`, not `memory.md`)."""
+    name = path.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatchcase(path if "/" in glob else name, glob) for glob in rule.files)
+
+
+def read_texts(entries: Iterable[Entry], root_of: Mapping[str, Path],
+               rules: Sequence[LoadLine]) -> dict[str, str]:
+    """Qualified path -> text of every file of `entries` some rule applies to (`root_of` maps
+    an entry's root label to its folder; unreadable files are left out)."""
+    files = {entry.qualified_path: (entry.root, entry.path) for entry in entries
+             if any(applies(rule, entry.path) for rule in rules)}
+    texts = {}
+    for qualified, (label, path) in sorted(files.items()):
+        loaded = read_text(root_of[label], path)
+        if not isinstance(loaded, str):
+            texts[qualified] = loaded[0].text
+    return texts
+
+
+@dataclass(frozen=True, slots=True)
+class _Offsets:
+    """Where each line starts, in characters and UTF-8 bytes (index 0 is line 1)."""
+
+    chars: list[int]
+    bytes: list[int]
+    total_chars: int
+    total_bytes: int
+
+    @classmethod
+    def of(cls, text: str) -> _Offsets:
+        chars, raw = [0], [0]
+        for line in split_lines(text):
+            chars.append(chars[-1] + len(line) + 1)
+            raw.append(raw[-1] + len(line.encode("utf-8", "surrogatepass")) + 1)
+        return cls(chars[:-1], raw[:-1], chars[-1], raw[-1])
+
+    def last_loaded(self, starts: list[int], total: int, limit: int) -> tuple[int, bool]:
+        """(last line with a loaded character, whether all of it is loaded) for a prefix of
+        `limit` units."""
+        line = bisect.bisect_left(starts, limit)  # lines starting before the limit
+        end = starts[line] if line < len(starts) else total
+        return line, end <= limit
+
+
+def cut_of(rule: LoadLine, text: str, root: str = "", path: str = "") -> LoadCut | None:
+    """Where `rule` stops reading `text`, or None when it reads the whole file."""
+    offsets = _Offsets.of(text)
+    file_lines = len(offsets.chars)
+    candidates = []
+    if rule.lines is not None:
+        candidates.append((min(rule.lines, file_lines), True))
+    if rule.bytes is not None:
+        candidates.append(offsets.last_loaded(offsets.bytes, offsets.total_bytes, rule.bytes))
+    if rule.chars is not None:
+        candidates.append(offsets.last_loaded(offsets.chars, offsets.total_chars, rule.chars))
+    last, whole = min(candidates, key=lambda cut: (cut[0], cut[1]))
+    if last >= file_lines and whole:
+        return None
+    return LoadCut(root, path, rule.agent, rule.describe(), last, whole, file_lines)
+
+
+def find_beyond_load_line(entries: Iterable[Entry], texts: Mapping[str, str],
+                          rules: Sequence[LoadLine]) -> tuple[list[Finding], list[LoadCut]]:
+    """Entries that start (or run) past a load line, per file in path order, and the cuts
+    (`texts` and the cuts' paths are qualified paths: `root/path` when several roots are open)."""
+    by_path: dict[str, list[Entry]] = {}
+    for entry in entries:
+        if entry.qualified_path in texts:
+            by_path.setdefault(entry.qualified_path, []).append(entry)
+    findings: list[Finding] = []
+    cuts: list[LoadCut] = []
+    for group, path in enumerate(sorted(by_path)):
+        first = by_path[path][0]
+        file_cuts: list[LoadCut] = []
+        whole: list[LoadLine] = []
+        for rule in rules:
+            if applies(rule, first.path):
+                cut = cut_of(rule, texts[path], first.root, first.path)
+                if cut is None:
+                    whole.append(rule)
+                else:
+                    file_cuts.append(cut)
+        cuts.extend(file_cuts)
+        for entry in sorted(by_path[path], key=lambda entry: entry.line_start):
+            finding = _finding(entry, file_cuts, whole, group)
+            if finding is not None:
+                findings.append(finding)
+    return findings, cuts
+
+
+def _loaded(entry: Entry, cut: LoadCut) -> str:
+    """'beyond', 'partly' or '' (fully loaded) for one entry under one cut."""
+    if entry.line_start > cut.last_line or (entry.line_start == cut.last_line
+                                            and not cut.whole_line):
+        return "beyond"
+    if entry.line_end > cut.last_line or (not cut.whole_line and entry.line_end == cut.last_line):
+        return "partly"
+    return ""
+
+
+def _finding(entry: Entry, cuts: list[LoadCut], whole: list[LoadLine],
+             group: int) -> Finding | None:
+    hits = [(cut, state) for cut in cuts if (state := _loaded(entry, cut))]
+    if not hits:
+        return None
+    partly = all(state == "partly" for _, state in hits)
+    first = min(hits, key=lambda hit: hit[0].last_line)[0]
+    where = (f"lines {entry.line_start}–{entry.line_end} run past"
+             if partly else f"starts at line {entry.line_start}, past")
+    reasons = [f"{cut.agent} stops after line {cut.last_line}"
+               f"{'' if cut.whole_line else ' (partly)'} ({cut.limits})" for cut, _ in hits]
+    missed = [cut.agent for cut in cuts if cut not in [hit[0] for hit in hits]]
+    reasons += [f"{agent} loads it" for agent in missed]
+    reasons += [f"{rule.agent} loads the whole file ({rule.describe()})" for rule in whole]
+    return Finding(
+        Check.LOAD_LINE, entry, f"{where} the load line: {'; '.join(reasons)}", group,
+        details=(("agent", first.agent), ("last_loaded_line", first.last_line),
+                 ("limits", first.limits), ("partly", partly),
+                 ("agents", tuple(cut.agent for cut, _ in hits))),
+    )

@@ -1,0 +1,131 @@
+"""Invariants of the health checks, over generated corpora and files (hypothesis).
+
+* Near-duplicates do not depend on the order entries were indexed in, groups are disjoint, every
+  verified pair lies inside one group, and each group starts with its newest entry.
+* A load-line finding's lines lie inside its file, and exactly the entries past the cut are found.
+* The secrets section counts exactly what the mask masks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memtui.core.config import Config
+from memtui.core.engine import Engine
+from memtui.core.health.duplicates import duplicate_pairs, find_duplicates, normalised_text
+from memtui.core.health.load_line import cut_of, find_beyond_load_line
+from memtui.core.health.settings import HealthSettings, LoadLine
+from memtui.core.model import Entry, Source
+from memtui.core.parse import parse_file
+from memtui.core.secrets import mask_secrets, secret_kinds
+from memtui.core.terms import EntryTerms
+
+TODAY = dt.date(2026, 11, 21)
+SENTENCES = (
+    "the nightly export job writes invoices to the finance bucket and pages the on-call",
+    "staging postgres moved to a bigger dedicated box with hourly snapshots kept for a week",
+    "maya prefers short answers first with details after a blank line and no emoji",
+    "ledger sync retries provider webhooks with exponential backoff and an idempotency key",
+)
+WORDS = ("alpha", "bravo", "delta", "kilo", "lima", "oscar", "tango", "zulu", "deploy", "cache")
+
+bodies = st.lists(
+    st.one_of(st.sampled_from(SENTENCES), st.lists(st.sampled_from(WORDS), min_size=1,
+                                                   max_size=12).map(" ".join)),
+    min_size=1, max_size=3,
+).map(". ".join)
+corpora = st.lists(st.tuples(bodies, st.integers(0, 60)), min_size=2, max_size=14)
+
+
+def entries_of(items: list[tuple[str, int]]) -> list[Entry]:
+    return [
+        Entry(id=f"e{number}", path=f"memory/{number:02d}.md", source=Source.DAILY,
+              title=f"Note {number}", heading_path=(f"Note {number}",), body=body, line_start=1,
+              line_end=3, date=TODAY - dt.timedelta(days=age))
+        for number, (body, age) in enumerate(items)
+    ]
+
+
+def indexed(entries: list[Entry]) -> EntryTerms:
+    engine = Engine(Path("/nonexistent"), Config(), today=TODAY)
+    engine.load_entries(entries)
+    return engine.entry_terms()
+
+
+def pairs_by_id(terms: EntryTerms) -> set[frozenset[str]]:
+    found = duplicate_pairs(terms, HealthSettings(),
+                            lambda index: normalised_text(terms.entries[index]))
+    assert all(a < b for a, b in found)
+    return {frozenset((terms.entries[a].id, terms.entries[b].id)) for a, b in found}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=corpora)
+def test_duplicates_are_symmetric_and_groups_disjoint(items: list[tuple[str, int]]) -> None:
+    entries = entries_of(items)
+    terms = indexed(entries)
+    pairs = pairs_by_id(terms)
+    assert pairs == pairs_by_id(indexed(entries[::-1])), "indexing order changed the pairs"
+    findings = find_duplicates(terms, HealthSettings())
+    group_of = {f.entry.id: f.group for f in findings}
+    assert len(group_of) == len(findings), "an entry is in two groups"
+    for pair in pairs:
+        assert len({group_of[entry_id] for entry_id in pair}) == 1
+    for number in set(group_of.values()):
+        members = [f for f in findings if f.group == number]
+        assert len(members) >= 2 and members[0].lead and not any(f.lead for f in members[1:])
+        dates = [f.entry.date for f in members if f.entry.date is not None]
+        assert dates[0] == max(dates)
+
+
+lines = st.one_of(
+    st.builds(lambda title: f"## {title}", st.text("abcxyz ", min_size=1, max_size=12)),
+    st.text("abcdefgh é€😀", max_size=90),
+    st.just(""),
+)
+rules = st.builds(
+    LoadLine, files=st.just(("MEMORY.md",)), agent=st.just("Agent"),
+    lines=st.none() | st.integers(1, 60), bytes=st.none() | st.integers(1, 3000),
+    chars=st.none() | st.integers(1, 3000),
+).filter(lambda rule: rule.lines or rule.bytes or rule.chars)
+
+
+@settings(max_examples=150, deadline=None)
+@given(file_lines=st.lists(lines, min_size=1, max_size=80), rule=rules)
+def test_load_line_findings_lie_inside_the_file(file_lines: list[str], rule: LoadLine) -> None:
+    text = "\n".join(file_lines) + "\n"
+    entries = parse_file("MEMORY.md", text)
+    total = len(file_lines)
+    findings, cuts = find_beyond_load_line(entries, {"MEMORY.md": text}, (rule,))
+    cut = cut_of(rule, text, "", "MEMORY.md")
+    assert cuts == ([] if cut is None or not entries else [cut])
+    for finding in findings:
+        assert 1 <= finding.entry.line_start <= finding.entry.line_end <= total
+    if cut is None:
+        assert findings == []
+        return
+    assert 0 <= cut.last_line <= total
+    beyond = {e.id for e in entries if e.line_start > cut.last_line
+              or (e.line_start == cut.last_line and not cut.whole_line)}
+    assert {f.entry.id for f in findings if not f.detail("partly")} == beyond
+
+
+secretish = st.lists(
+    st.sampled_from([
+        "ghp_" + "A1b2C3d4E5" * 4, "password = hunter22", "Bearer abcdef0123456789XYZ",
+        "https://bob:pa55w0rd@git.example.com", "AKIAIOSFODNN7EXAMPLE", "token: rotate",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c7\n-----END RSA PRIVATE KEY-----",
+        "plain words", "\n", " ", "api_key=", "sk-" + "x" * 24, "…••••",
+    ]),
+    max_size=12,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=secretish)
+def test_secret_kinds_count_what_the_mask_masks(text: str) -> None:
+    assert sum(secret_kinds(text).values()) == mask_secrets(text)[1]
