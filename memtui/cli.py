@@ -1,4 +1,5 @@
-"""Command line entry point: the TUI by default, `rank`, `list`, `bench` and `roots` headless.
+"""Command line entry point: the TUI by default; `rank`, `list`, `bench`, `roots` and `health`
+headless.
 
 Exit codes: 0 results, 1 no results, 2 usage or input error (message on stderr).
 The top layer: it parses arguments and hands them to `memtui.commands`. Each command is
@@ -21,7 +22,7 @@ from memtui.errors import UsageError
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-SUBCOMMANDS = ("rank", "list", "bench", "roots")
+SUBCOMMANDS = ("rank", "list", "bench", "roots", "health")
 
 
 class Parser(argparse.ArgumentParser):
@@ -78,7 +79,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
         epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench | memtui roots "
-        "(see --help)",
+        "| memtui health (see --help)",
     )
     add_common(parser)
     parser.add_argument("--query", "-q", default="", help="start with this query")
@@ -117,6 +118,14 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--queries", default=None, help="file with one query per line")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--tui", action="store_true", help="also measure through the app")
+    elif command == "health":
+        parser.description = (
+            "Memory health: near-duplicates, superseded and stale entries, secrets, and entries "
+            "past what the agent loads at session start. Read-only."
+        )
+        add_common(parser)
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
+        parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
     elif command == "roots":
         parser.description = (
             "List the memory folders memtui finds from here, closest first (what it would open)."
@@ -143,6 +152,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from memtui.commands.listing import run_list
 
                 return run_list(args)
+            if command == "health":
+                from memtui.commands.health import run_health
+
+                return run_health(args)
             if command == "roots":
                 from memtui.commands.roots import run_roots
 

@@ -2,10 +2,10 @@
 
 A `sys.addaudithook` hook records every Python-level open-for-writing, rename, delete, mkdir,
 chmod … whose path lies under the root, during a full core session (load, queries,
-apply_changes, watching), the `list` and `rank` commands, and a full app session (load, typing,
-moving, a file changing while watched). Audit hooks cannot be removed, so the hook is inert
-unless `_recording` is set. Limits: native code (watchfiles' Rust watcher) raises no Python
-audit events; it only reads (inotify or stat polling).
+apply_changes, watching), the `list`, `rank` and `health` commands, and a full app session
+(load, typing, moving, a file changing while watched). Audit hooks cannot be removed, so the
+hook is inert unless `_recording` is set. Limits: native code (watchfiles' Rust watcher) raises
+no Python audit events; it only reads (inotify or stat polling).
 """
 
 from __future__ import annotations
@@ -156,6 +156,8 @@ def test_cli_commands_write_nothing(
         assert main(["list", *common]) == 0
         assert main(["rank", "-q", "hostile", *common, "--json", "--explain"]) == 0
         assert main(["rank", "-q", "hostile", *common, "--explain", "--reveal-secrets"]) == 0
+        assert main(["health", *common, "--json"]) in (0, 1)
+        assert main(["health", *common, "--reveal-secrets"]) in (0, 1)
     capsys.readouterr()
     assert events == []
 

@@ -1,0 +1,110 @@
+"""`memtui health [ROOT…]`: near-duplicates, superseded and stale entries, secrets, and what the
+agent never loads, each finding with its reason. Read-only: fixing is the user's edit.
+
+Exit codes: 0 findings listed, 1 none, 2 usage error. Titles and reasons pass through the
+sanitiser and, unless `--reveal-secrets`, the secret mask; `--json` prints one object (schema
+in the README).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from memtui.commands.common import dump_json, secret_masker, startup_from_args
+from memtui.commands.output import entry_date, root_fields, roots_payload, used_note
+from memtui.core.engine import Engine
+from memtui.core.health.check import check_health
+from memtui.core.health.model import Check, Finding, HealthReport
+from memtui.core.model import Entry
+from memtui.core.sanitize import one_line, undecodable_bytes_visible
+
+
+def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    startup = startup_from_args(args)
+    engine = Engine(startup.require_roots(), startup.config, today=startup.today,
+                    days=startup.days)
+    engine.load()
+    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
+        print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
+    report = check_health(engine)
+    show = secret_masker(args, startup.config)
+    if args.json:
+        dump_json(health_payload(engine, report, startup.days, show), stream)
+    else:
+        print_report(stream, engine, report, startup.days, show)
+    return 0 if report.findings else 1
+
+
+def _location(engine: Engine, entry: Entry) -> dict[str, Any]:
+    return {**root_fields(engine, entry), "path": undecodable_bytes_visible(entry.path),
+            "line_start": entry.line_start, "line_end": entry.line_end}
+
+
+def finding_payload(engine: Engine, finding: Finding, show: Callable[[str], str]) -> dict[str, Any]:
+    entry = finding.entry
+    details = {name: list(value) if isinstance(value, tuple) else value
+               for name, value in finding.details}
+    words = finding.detail("words")
+    if isinstance(words, tuple):
+        details["words"] = [show(word) for word in words]
+    return {
+        "check": finding.check.value,
+        "group": finding.group,
+        "lead": finding.lead,
+        **_location(engine, entry),
+        "title": one_line(show(entry.title), 300),
+        "date": entry_date(entry),
+        "source": entry.source.value,
+        "reason": one_line(show(finding.reason), 500),
+        "details": details,
+        "related": None if finding.related is None else _location(engine, finding.related),
+    }
+
+
+def health_payload(engine: Engine, report: HealthReport, days: int,
+                   show: Callable[[str], str]) -> dict[str, Any]:
+    root_path = {root.label: root.path for root in engine.roots}
+    return {
+        "roots": roots_payload(engine),
+        "today": report.today.isoformat(),
+        "days": days,
+        "entries": report.entries,
+        "elapsed_ms": round(report.elapsed_ms, 1),
+        "counts": {check.value: count for check, count in report.counts().items()},
+        "groups": {check.value: report.groups(check) for check in Check},
+        "secret_kinds": dict(report.secret_counts),
+        "load_lines": [
+            {"root": undecodable_bytes_visible(str(root_path.get(cut.root, ""))),
+             "path": undecodable_bytes_visible(cut.path), "agent": cut.agent,
+             "limits": cut.limits, "last_loaded_line": cut.last_line,
+             "whole_line": cut.whole_line, "file_lines": cut.file_lines}
+            for cut in report.cuts
+        ],
+        "findings": [finding_payload(engine, finding, show) for finding in report.findings],
+    }
+
+
+def print_report(stream: TextIO, engine: Engine, report: HealthReport, days: int,
+                 show: Callable[[str], str]) -> None:
+    folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
+    window = "all days" if days == 0 else f"last {days} days"
+    print(f"memtui health · {folders} · {report.entries:,} entries · today {report.today}"
+          f" · {window} · {report.elapsed_ms:.0f} ms", file=stream)
+    for check in Check:
+        print(f"\n{report.heading(check)}", file=stream)
+        for finding in report.section(check):
+            indent = "  " if finding.lead or check not in (Check.DUPLICATES, Check.SUPERSEDED) \
+                else "    "
+            entry = finding.entry
+            when = (entry_date(entry) or "undated").replace("T", " ")
+            print(f"{indent}{one_line(entry.qualified_path, 200)}:{entry.line_start}  {when}  "
+                  f"{one_line(show(entry.title), 80)}", file=stream)
+            print(f"{indent}  {one_line(show(finding.reason), 300)}", file=stream)
+    if not report.findings:
+        print("\nNo findings: nothing duplicated, superseded, cut off, secret or stale.",
+              file=stream)
+
