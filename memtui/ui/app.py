@@ -6,11 +6,15 @@ The main screen owns the engine and every worker (see `screens/main.py`).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import datetime as dt
 import re
+import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -103,6 +107,8 @@ class MemtuiApp(App[int]):
     ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False, priority=True,
+                id="app.suspend"),
     ]
 
     def __init__(self, options: AppOptions) -> None:
@@ -130,6 +136,7 @@ class MemtuiApp(App[int]):
         return dict(MEMTUI_VARIABLES)
 
     def on_mount(self) -> None:
+        self._exit_on_signals()
         wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
             self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
@@ -145,6 +152,17 @@ class MemtuiApp(App[int]):
             self.push_screen(NoMemoryScreen(self.options.searched))
         else:
             self.push_screen(MainScreen())
+
+    def _exit_on_signals(self) -> None:
+        """SIGTERM and SIGHUP end the app the orderly way, so the terminal is restored.
+
+        Python's default for both is to die at once, leaving the terminal in the alternate
+        screen with mouse reporting on and the cursor hidden. The exit code is 128 + the signal.
+        """
+        loop = asyncio.get_running_loop()
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(number, partial(self.exit, return_code=128 + number))
 
     def open_demo(self) -> None:
         """Switch from the 'no memory folder' screen to the bundled demo."""
