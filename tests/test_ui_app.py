@@ -309,10 +309,27 @@ async def test_theme_key_cycles_and_is_remembered(isolated_config: Path) -> None
         await wait_loaded(pilot, app)
         assert app.theme == "memtui-dark"
         await pilot.press("f2")
-        await pilot.pause()
+        await app.workers.wait_for_complete()
         assert app.theme != "memtui-dark"
         saved = (isolated_config / "memtui" / "config.toml").read_text(encoding="utf-8")
         assert f'theme = "{app.theme}"' in saved
+
+
+async def test_the_theme_goes_to_the_config_file_in_use(
+    isolated_config: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "cfg" / "x.toml"
+    config.parent.mkdir()
+    config.write_text('theme = "memtui-light"  # picked by hand\ndays = 30\n')
+    app = build_app("--demo", "--no-watch", "--config", str(config), deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        assert app.theme == "memtui-light"
+        await pilot.press("f2")
+        await app.workers.wait_for_complete()
+        chosen = app.theme
+    assert config.read_text() == f'theme = "{chosen}"  # picked by hand\ndays = 30\n'
+    assert not (isolated_config / "memtui" / "config.toml").exists()
 
 
 async def test_main_screen_state_is_consistent_after_query_edit() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import overload
@@ -17,7 +16,7 @@ from ui_fakes import FakeEngine, make_entry, make_hit
 from memtui.core.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
 from memtui.ui import filters as ui_filters
-from memtui.ui.app import AppOptions, MemtuiApp, set_toml_theme
+from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.editor import editor_command
 from memtui.ui.filters import QueryFilters, split_query, with_filters
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
@@ -73,23 +72,6 @@ async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -
         assert app.theme == "memtui-dark"
         assert any("no-such-theme" in warning for warning in app.theme_warnings)
         assert any("bad.toml" in warning for warning in app.theme_warnings)
-
-
-@pytest.mark.parametrize(
-    ("before", "after"),
-    [
-        ("", 'theme = "memtui-light"\n'),
-        ('theme = "memtui-dark"\ndays = 7\n', 'theme = "memtui-light"\ndays = 7\n'),
-        ('days = 7\n\n[weights]\ntheme = 1\n',
-         'theme = "memtui-light"\ndays = 7\n\n[weights]\ntheme = 1\n'),
-        ('# mine\ndays = 3\ntheme = "x"\n[boosts]\n"a" = 2\n',
-         '# mine\ndays = 3\ntheme = "memtui-light"\n[boosts]\n"a" = 2\n'),
-    ],
-)
-def test_theme_is_written_without_touching_other_keys(before: str, after: str) -> None:
-    updated = set_toml_theme(before, "memtui-light")
-    assert updated == after
-    assert tomllib.loads(updated)["theme"] == "memtui-light"
 
 
 # --- filters -----------------------------------------------------------------------------------

@@ -9,22 +9,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import datetime as dt
-import re
 import signal
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from memtui.core.config import Config, default_config_path
+from memtui.core.config import Config
+from memtui.core.config_file import (
+    ConfigWriteError,
+    SettingValue,
+    config_file_in_use,
+    save_settings,
+)
 from memtui.core.sanitize import one_line
 from memtui.core.secrets import mask_secrets
 from memtui.core.watch import RootWatcher
@@ -239,19 +244,28 @@ class MemtuiApp(App[int]):
             self._remember_theme(theme)
 
     def _remember_theme(self, theme: str) -> None:
-        """Write `theme = "…"` to the user's config file, keeping everything else in it."""
-        path = default_config_path()
-        root = self.options.root
-        if root is not None and path.resolve().is_relative_to(root.resolve()):
-            return
+        self.save_settings({"theme": theme}, saved=None)
+
+    # --- settings -----------------------------------------------------------------------------
+
+    @work(thread=True, group="settings")
+    def save_settings(self, values: Mapping[str, SettingValue], *, saved: str | None) -> None:
+        """Save `values` to the config file in use (`--config FILE`, else the XDG file).
+
+        Off the event loop; a failure is a notice, never a crash, and `saved` (if any) is the
+        notice of success.
+        """
+        path = config_file_in_use(self.options.config)
+        roots = [self.options.root] if self.options.root is not None else []
         try:
-            existing = path.read_text(encoding="utf-8") if path.exists() else ""
-            updated = set_toml_theme(existing, theme)
-            if updated != existing:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(updated, encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"Could not save the theme: {exc}", severity="warning", markup=False)
+            save_settings(path, values, roots=roots)
+        except ConfigWriteError as exc:
+            self.notify(one_line(str(exc), widths.NOTICE), title="Settings not saved",
+                        severity="warning", markup=False)
+            return
+        if saved:
+            self.notify(f"{saved} ({one_line(str(path), widths.SHORT)})", timeout=3,
+                        markup=False)
 
     # --- command palette ----------------------------------------------------------------------
 
@@ -294,18 +308,3 @@ def _screen_action(screen: Screen[Any], action: str) -> Callable[[], Awaitable[N
 
     return run
 
-
-_THEME_LINE = re.compile(r"^\s*theme\s*=.*$", re.MULTILINE)
-_TABLE_LINE = re.compile(r"^\s*\[", re.MULTILINE)
-
-
-def set_toml_theme(text: str, theme: str) -> str:
-    """Set the top-level `theme` key in TOML text, leaving every other line alone."""
-    escaped = theme.replace("\\", "\\\\").replace('"', '\\"')
-    line = f'theme = "{escaped}"'
-    table = _TABLE_LINE.search(text)
-    top = text[: table.start()] if table else text
-    rest = text[table.start():] if table else ""
-    if _THEME_LINE.search(top):
-        return _THEME_LINE.sub(lambda _: line, top, count=1) + rest
-    return f"{line}\n{text}"

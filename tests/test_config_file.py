@@ -1,0 +1,82 @@
+"""Saving settings to the config file in use: comments, order and other keys survive."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtui.core.config import Config, load_config
+from memtui.core.config_file import ConfigWriteError, config_file_in_use, save_settings
+
+COMMENTED = """\
+# my memtui settings
+theme = "memtui-light"  # easier on the eyes
+days = 14
+
+[weights]  # tuned by hand
+relevance = 0.6
+recency = 0.2
+source = 0.1
+position = 0.1
+
+[keymap]
+"pane.edit" = "o"
+"""
+
+
+def test_a_theme_change_keeps_comments_and_every_other_line(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(COMMENTED)
+    save_settings(path, {"theme": "memtui-dark"})
+    assert path.read_text() == COMMENTED.replace('"memtui-light"', '"memtui-dark"')
+
+
+def test_weights_update_their_table_in_place(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(COMMENTED)
+    save_settings(path, {"weights": {"relevance": 0.5, "recency": 0.3}, "half_life_days": 7.0})
+    config, warnings = load_config(path)
+    assert config.weights == {"relevance": 0.5, "recency": 0.3, "source": 0.1, "position": 0.1}
+    assert config.half_life_days == 7.0 and config.days == 14 and not warnings
+    text = path.read_text()
+    assert "# tuned by hand" in text and "# easier on the eyes" in text
+    assert text.index("[weights]") < text.index("[keymap]")
+
+
+def test_a_missing_file_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "new" / "config.toml"
+    save_settings(path, {"theme": "nord"})
+    assert load_config(path)[0].theme == "nord"
+
+
+def test_the_file_in_use_is_the_one_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "cfg" / "x.toml"
+    path.parent.mkdir()
+    path.write_text("days = 3\n")
+    assert config_file_in_use(load_config(path)[0]) == path
+    assert config_file_in_use(Config()).name == "config.toml"
+
+
+def test_nothing_is_written_under_a_memory_root(tmp_path: Path) -> None:
+    root = tmp_path / "memory-root"
+    root.mkdir()
+    with pytest.raises(ConfigWriteError, match="inside the memory folder"):
+        save_settings(root / "config.toml", {"theme": "nord"}, roots=[root])
+    assert not (root / "config.toml").exists()
+
+
+@pytest.mark.parametrize("content", [b"theme = \n", b"\xff\xfe not utf-8"])
+def test_an_unreadable_config_is_an_error_not_a_crash(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "config.toml"
+    path.write_bytes(content)
+    with pytest.raises(ConfigWriteError, match="cannot read"):
+        save_settings(path, {"theme": "nord"})
+    assert path.read_bytes() == content
+
+
+def test_a_failed_write_is_an_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ConfigWriteError, match="could not save"):
+        save_settings(blocker / "config.toml", {"theme": "nord"})
