@@ -29,6 +29,7 @@ from memtui.bench.corpus import CorpusSummary
 from memtui.bench.keystrokes import all_keystrokes, derive_queries, latency_summary, time_each
 from memtui.core.config import Config
 from memtui.core.engine import Engine
+from memtui.core.health.check import check_health
 from memtui.core.model import Entry, Source
 
 SEARCH_LIMIT = 50
@@ -81,6 +82,7 @@ BUDGET_TIERS: dict[int, tuple[Budget, ...]] = {
         Budget("speedup_vs_fts5", 5.0, at_least=True, min_entries=SMALL_CORPUS),
         Budget("update_ms", 20.0),
         Budget("rss_mb", 250.0),
+        Budget("health_ms", 2000.0),
         Budget("tui_keystroke_p95_ms", 50.0),
         Budget("tui_first_results_ms", 1500.0),
     ),
@@ -226,6 +228,7 @@ def run_benchmark(
     gc.collect()
     rerank = time_each(search, strokes)
     rss_mb = peak_rss_mb()
+    health_ms = timed_ms(lambda: check_health(engine))
     updates, update_note = update_samples(setup, engine, entries)
     gc.collect()
     baselines = baseline_figures(documents_of(entries), strokes)
@@ -249,6 +252,7 @@ def run_benchmark(
         "update_ms": round(statistics.median(updates), 3) if updates else None,
         "update_ms_max": round(max(updates), 3) if updates else None,
         "update_note": update_note,
+        "health_ms": round(health_ms, 1),
         "machine": {
             "python": platform.python_version(),
             "cpus": _cpu_count(),
@@ -277,6 +281,7 @@ def budget_values(report: dict[str, Any]) -> dict[str, float | None]:
         "speedup_vs_fts5": report["speedup_vs_fts5"],
         "update_ms": report["update_ms"],
         "rss_mb": report["rss_mb"],
+        "health_ms": report["health_ms"],
         "tui_keystroke_p95_ms": keystroke.get("p95"),
         "tui_first_results_ms": tui.get("first_results_ms"),
     }

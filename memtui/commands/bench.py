@@ -100,6 +100,7 @@ def human_report(report: dict[str, Any]) -> str:
             f"  {'one-file update':<32}median {report['update_ms']:.3f} ms"
             f"   max {report['update_ms_max']:.3f} ms   ({report['update_note']})"
         )
+    rows.append(f"  {'memory health (every check)':<32}{report['health_ms']:>10.1f} ms")
     tui = report.get("tui")
     if tui:
         if tui.get("keystroke_ms"):

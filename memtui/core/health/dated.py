@@ -38,6 +38,7 @@ TEMPLATE_SHARE = 1 / 3
 SHOWN_WORDS = 4
 """Distinctive words a stale hint quotes."""
 _LETTER = re.compile(r"[^\W\d_]")
+_DIGIT = re.compile(r"\d")
 _CALENDAR = frozenset((
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     "january", "february", "march", "april", "june", "july", "august", "september", "october",
@@ -73,8 +74,7 @@ def topic_key(entry: Entry) -> str:
     one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
     labels a log entry, it does not name a topic)."""
     words = tokens(entry.title)
-    kept = [word for word in words
-            if not any(char.isdigit() for char in word) and word not in _CALENDAR]
+    kept = [word for word in words if word not in _CALENDAR and not _DIGIT.search(word)]
     if not any(len(word) >= 3 for word in kept):
         return ""
     if len(kept) == 1 and len(words) - len(kept) > len(kept):

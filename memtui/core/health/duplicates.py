@@ -26,7 +26,7 @@ from memtui.core.model import Entry
 from memtui.core.terms import EntryTerms
 from memtui.core.tokenize import tokens
 
-SIGNATURE_WORDS = 12
+SIGNATURE_WORDS = 8
 """How many of an entry's rarest words make its signature."""
 SIGNATURE_MAX_FREQUENCY = 100
 """Words held by more entries are never signature words (pairs grow with its square); an

@@ -35,10 +35,11 @@ def read_texts(entries: Iterable[Entry], root_of: Mapping[str, Path],
                rules: Sequence[LoadLine]) -> dict[str, str]:
     """Qualified path -> text of every file of `entries` some rule applies to (`root_of` maps
     an entry's root label to its folder; unreadable files are left out)."""
-    files = {entry.qualified_path: (entry.root, entry.path) for entry in entries
-             if any(applies(rule, entry.path) for rule in rules)}
+    files = {entry.qualified_path: (entry.root, entry.path) for entry in entries}
     texts = {}
     for qualified, (label, path) in sorted(files.items()):
+        if not any(applies(rule, path) for rule in rules):
+            continue
         loaded = read_text(root_of[label], path)
         if not isinstance(loaded, str):
             texts[qualified] = loaded[0].text
