@@ -21,6 +21,7 @@ from textual import on, work
 from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from memtui.core.config import Config
@@ -38,7 +39,7 @@ from memtui.ui import widths
 from memtui.ui.messages import DemoRequested, WeightsChanged
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
-from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes
+from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
@@ -140,6 +141,12 @@ class MemtuiApp(App[int]):
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(MEMTUI_VARIABLES)
 
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables with every text colour memtui uses made readable (WCAG AA)."""
+        variables = readable_variables(super().get_css_variables(), self.ansi_theme)
+        self.theme_variables = variables
+        return variables
+
     def on_mount(self) -> None:
         self._exit_on_signals()
         wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
@@ -240,8 +247,18 @@ class MemtuiApp(App[int]):
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
 
     def watch_theme(self, theme: str) -> None:
+        self._fit_no_color_filter()
         if self._theme_ready and not self.options.deterministic:
             self._remember_theme(theme)
+
+    def _fit_no_color_filter(self) -> None:
+        """Under NO_COLOR, Textual greys colours with a filter it picks once, for the first
+        theme; an ANSI theme's colours have no RGB to grey (they all turn black on black), so it
+        needs the filter that drops colours instead, and the other themes need it back."""
+        if self.no_color:
+            wanted = NoColor() if self.native_ansi_color else Monochrome()
+            self._filters[:] = [wanted if isinstance(item, NoColor | Monochrome) else item
+                                for item in self._filters]
 
     def _remember_theme(self, theme: str) -> None:
         self.save_settings({"theme": theme}, saved=None)

@@ -164,7 +164,7 @@ def factor_rows(explanation: Explanation, *, raw_width: int = 40,
     times, equals = ("×", "=") if compact else (" × ", " = ")
     cells = COMPACT_BAR_CELLS if compact else 10
     for factor in explanation.factors:
-        style = FACTOR_STYLE.get(factor.name, "$primary")
+        style = FACTOR_STYLE.get(factor.name, "$text-primary")
         raw = one_line(factor.raw, widths.RAW)
         if compact and len(raw) > raw_width:
             raw = raw.split(", ", 1)[0]
@@ -201,7 +201,7 @@ def score_line(hit: Hit) -> Content:
         multiplier *= item.factor
     parts: list[str | tuple[str, str]] = [
         ("score ", "$muted"),
-        (f"{hit.score:.3f}", "bold $accent"),
+        (f"{hit.score:.3f}", "bold $text-accent"),
         ("  = base ", "$muted"),
         (f"{explanation.base:.3f}", "bold"),
     ]
@@ -217,7 +217,7 @@ def term_rows(terms: Sequence[TermMatch], *, expanded: bool) -> list[Content]:
         if not term.matches:
             rows.append(
                 Content.assemble(
-                    (one_line(term.term, widths.WORD), "bold"), ("  no match", "$error")
+                    (one_line(term.term, widths.WORD), "bold"), ("  no match", "$text-error")
                 )
             )
             continue
@@ -247,7 +247,8 @@ def multiplier_rows(explanation: Explanation) -> list[Content]:
     return [
         Content.assemble(
             ("× ", "$muted"),
-            (f"{item.factor:.2f}", "bold $success" if item.factor >= 1 else "bold $error"),
+            (f"{item.factor:.2f}",
+             "bold $text-success" if item.factor >= 1 else "bold $text-error"),
             "  ",
             (one_line(item.name, widths.WORD), "bold"),
             "  ",
@@ -288,22 +289,22 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
             f"{'factor':<{name_width}} val    wt     part  {'':10}  input", "$muted"))
     lines += factor_rows(explanation, raw_width=raw_width, compact=not expanded)
     if explanation.terms:
-        lines.append(Content.styled("matched terms", "bold $secondary") if expanded else
+        lines.append(Content.styled("matched terms", "bold $text-secondary") if expanded else
                      Content(""))
         lines += term_rows(explanation.terms, expanded=expanded)
     if explanation.multipliers:
         if expanded:
-            lines.append(Content.styled("multipliers", "bold $secondary"))
+            lines.append(Content.styled("multipliers", "bold $text-secondary"))
         lines += multiplier_rows(explanation)
     gap = gap_row(hit, previous)
     if gap is not None:
         if expanded:
             lines.append(Content.styled(
                 f"compared with #{previous.rank if previous else ''} (+ this entry leads, "
-                "− it trails)", "bold $secondary"))
+                "− it trails)", "bold $text-secondary"))
         lines.append(gap)
     if expanded and explanation.notes:
-        lines.append(Content.styled("notes", "bold $secondary"))
+        lines.append(Content.styled("notes", "bold $text-secondary"))
         lines += [Content(one_line(note, widths.LINE)) for note in explanation.notes]
     return Content("\n").join(line for line in lines if line is not None)
 
@@ -320,12 +321,12 @@ def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
         parts += [("  ·  ", "$muted"), (one_line(entry.role, widths.WORD), "")]
     if entry.tags:
         tags = " ".join(f"#{tag}" for tag in entry.tags)
-        parts += [("  ·  ", "$muted"), (one_line(tags, widths.SHORT), "$secondary")]
+        parts += [("  ·  ", "$muted"), (one_line(tags, widths.SHORT), "$text-secondary")]
     if masked:
         note = f"{masked} secret{'s' if masked != 1 else ''} {'shown' if revealed else 'masked'}"
-        parts += [("  ·  ", "$muted"), (note, "bold $warning")]
+        parts += [("  ·  ", "$muted"), (note, "bold $text-warning")]
     for warning in entry.warnings[:3]:
-        parts += [("  ⚠ ", "$warning"), (one_line(warning, widths.SHORT), "$warning")]
+        parts += [("  ⚠ ", "$text-warning"), (one_line(warning, widths.SHORT), "$text-warning")]
     return Content.assemble(*parts)
 
 

@@ -15,8 +15,11 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from rich.terminal_theme import TerminalTheme
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
+
+from memtui.ui.contrast import readable
 
 DEFAULT_THEME = "memtui-dark"
 MAX_THEME_FILE_BYTES = 64 * 1024
@@ -37,6 +40,22 @@ MEMTUI_VARIABLES = {
     "muted": "#8a8a8a",
 }
 """memtui's own CSS variables; every registered theme gets them (its values or these)."""
+
+
+TEXT_VARIABLES = (
+    "foreground", "muted", "text-primary", "text-secondary", "text-accent", "text-warning",
+    "text-error", "text-success", "factor-relevance", "factor-source", "factor-recency",
+    "factor-position", "badge-long-term", "badge-daily", "badge-note",
+)
+"""Colours memtui draws text in on the surfaces below (`$accent` and friends are for borders
+and fills: text uses Textual's `$text-accent` etc., which are kept readable here)."""
+TEXT_SURFACES = ("surface", "panel", "background")
+TEXT_PAIRS = (
+    ("block-cursor-foreground", "block-cursor-background"),
+    ("block-cursor-blurred-foreground", "block-cursor-blurred-background"),
+    ("match-foreground", "match-background"),
+)
+"""Text colours with the background they are drawn on (the cursor sits on the list's surface)."""
 
 
 class ThemeFileError(ValueError):
@@ -137,3 +156,65 @@ def load_themes(user_dir: Path | None = None) -> ThemeSet:
             continue
         result.themes[theme.name] = theme
     return result
+
+
+def _solid(value: str, under: Color, terminal: TerminalTheme, *,
+           fill: bool = False) -> Color | None:
+    """A CSS variable's colour as drawn over `under` (None: not a colour).
+
+    Understands what Textual's themes use: hex and names, `X NN%` (alpha), `auto NN%` (black or
+    white, whichever contrasts with `under`) and ANSI colours, which resolve through `terminal`
+    as Textual does when it converts them to true colour (`ansi_default` is the terminal's
+    background for a `fill`, its foreground for text).
+    """
+    name, _, percent = value.strip().partition(" ")
+    try:
+        alpha = float(percent.rstrip("%")) / 100 if percent else 1.0
+        color = under.get_contrast_text(1.0) if name == "auto" else Color.parse(name)
+    except (ColorParseError, ValueError):
+        return None
+    if color.ansi is not None:
+        if color.ansi < 0:
+            rgb = terminal.background_color if fill else terminal.foreground_color
+        else:
+            rgb = terminal.ansi_colors[color.ansi]
+        color = Color(*rgb, a=color.a)
+    return under.blend(color.with_alpha(1.0), color.a * alpha)
+
+
+def readable_variables(variables: dict[str, str], terminal: TerminalTheme) -> dict[str, str]:
+    """`variables` with every text colour memtui uses moved to WCAG AA (4.5:1) on its background.
+
+    Applied to whatever theme is active — shipped, the user's or Textual's — so a new theme is
+    readable without being tuned by hand. Colours that already pass are left as they are.
+    """
+    out = dict(variables)
+    screen = Color(*terminal.background_color)
+    background = _solid(variables.get("background", ""), screen, terminal, fill=True) or screen
+    surfaces = [
+        solid for name in TEXT_SURFACES
+        if (solid := _solid(variables.get(name, ""), background, terminal, fill=True))
+        is not None
+    ]
+    surface = surfaces[0] if surfaces else background
+    for name in TEXT_VARIABLES:
+        color = _solid(variables.get(name, ""), surface, terminal)
+        if color is None:
+            continue
+        adjusted = color
+        for _ in range(2):
+            for under in surfaces:
+                adjusted = readable(adjusted, under)
+        if adjusted != color:
+            out[name] = adjusted.hex
+    for foreground_name, background_name in TEXT_PAIRS:
+        fill = _solid(variables.get(background_name, ""), surface, terminal, fill=True)
+        if fill is None:
+            continue
+        color = _solid(variables.get(foreground_name, ""), fill, terminal)
+        if color is None:
+            continue
+        adjusted = readable(color, fill)
+        if adjusted != color:
+            out[foreground_name] = adjusted.hex
+    return out

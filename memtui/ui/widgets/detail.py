@@ -54,11 +54,11 @@ class EntryView(ScrollView, can_focus=True):
     }
     DEFAULT_CSS = """
     EntryView { background: $surface; padding: 0 1; }
-    EntryView > .detail--heading { color: $primary; text-style: bold; }
-    EntryView > .detail--code { color: $secondary; background: $panel; }
+    EntryView > .detail--heading { color: $text-primary; text-style: bold; }
+    EntryView > .detail--code { color: $text-secondary; background: $panel; }
     EntryView > .detail--quote { color: $muted; text-style: italic; }
-    EntryView > .detail--bullet { color: $accent; }
-    EntryView > .detail--link { color: $primary; text-style: underline; }
+    EntryView > .detail--bullet { color: $text-accent; }
+    EntryView > .detail--link { color: $text-primary; text-style: underline; }
     EntryView > .detail--match {
         color: $match-foreground; background: $match-background; text-style: bold;
     }

@@ -104,12 +104,17 @@ class ResultsList(ScrollView, can_focus=True):
 
     DEFAULT_CSS = """
     ResultsList { background: $surface; }
-    ResultsList > .results--cursor { background: $block-cursor-blurred-background; }
+    ResultsList > .results--cursor {
+        background: $block-cursor-blurred-background; color: $block-cursor-blurred-foreground;
+    }
     ResultsList:focus > .results--cursor {
         background: $block-cursor-background; color: $block-cursor-foreground;
     }
+    ResultsList:nocolor > .results--cursor {
+        background: $surface; color: $foreground; text-style: bold reverse;
+    }
     ResultsList > .results--rank { color: $muted; }
-    ResultsList > .results--score { color: $accent; text-style: bold; }
+    ResultsList > .results--score { color: $text-accent; text-style: bold; }
     ResultsList > .results--title { color: $foreground; }
     ResultsList > .results--date { color: $muted; }
     ResultsList > .results--path { color: $muted; text-style: italic; }
@@ -328,10 +333,15 @@ class ResultsList(ScrollView, can_focus=True):
         """
         style = self._style
         base = self._cursor_style() if cursor else Style()
+        base_colour = Style(color=base.color)
         segments: list[Segment] = []
 
-        def add(text: str, piece_style: Style) -> None:
-            segments.append(Segment(text, base + piece_style if cursor else piece_style))
+        def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+            """On the cursor row text takes the cursor's colour (the theme keeps that readable
+            on the cursor's background); a `drawing` (the bar) keeps its own."""
+            if cursor:
+                piece_style = base + piece_style + (Style() if drawing else base_colour)
+            segments.append(Segment(text, piece_style))
 
         entry = hit.entry
         rank_width = self._rank_width()
@@ -339,9 +349,9 @@ class ResultsList(ScrollView, can_focus=True):
         add(f"{hit.score:.2f} ", style("results--score"))
         used = 0
         for name, cells in stacked_cells(hit.contributions, BAR_CELLS):
-            add("▆" * cells, style(f"results--{name}"))
+            add("▆" * cells, style(f"results--{name}"), drawing=True)
             used += cells
-        add("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"))
+        add("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"), drawing=True)
         fixed = rank_width + 1 + 5 + BAR_CELLS + 1
         date = entry_date(entry)[:10].ljust(10)
         badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
