@@ -241,13 +241,23 @@ def test_an_old_entry_nothing_newer_mentions_is_a_stale_hint(tmp_path: Path) -> 
           "Redis eviction policy set to allkeys-lru after the memory alarm on cache nodes.\n")
     write(tmp_path, f"memory/{day(2)}.md", "# Notes\n\n## 10:00 — Cache\n\n"
           "Redis memory alarm again; eviction looks right, added two cache nodes.\n")
-    for offset in range(3, 30):
+    for offset in (0, *range(3, 30)):
         write(tmp_path, f"memory/{day(offset)}.md",
               f"# Notes\n\n## 09:00 — Item {offset}\n\nRoutine work number {offset}.\n")
     findings = health(tmp_path).section(Check.STALE)
     assert [f.entry.path for f in findings] == [f"memory/{day(200)}.md"]
     assert findings[0].reason.startswith("hint: 200 days old, and none of its")
     assert "heroku" in str(findings[0].detail("words"))
+
+
+def test_the_last_notes_of_an_abandoned_memory_are_not_stale(tmp_path: Path) -> None:
+    """Nobody wrote for a year: age counts to the newest note, so only what the memory moved
+    on from is a hint (here: nothing, the two notes are a week apart)."""
+    write(tmp_path, f"memory/{day(400)}.md", "# Notes\n\n## 10:00 — Heroku dynos\n\n"
+          "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n")
+    write(tmp_path, f"memory/{day(393)}.md", "# Notes\n\n## 10:00 — Lunch\n\n"
+          "Team lunch moved to Thursdays at the ramen place near the station.\n")
+    assert health(tmp_path).section(Check.STALE) == ()
 
 
 def test_recent_entries_are_never_stale(tmp_path: Path) -> None:

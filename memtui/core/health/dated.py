@@ -14,7 +14,9 @@ small folder "the" is rare enough to look distinctive, hence the short stop list
   note's "## Relations", every session log's "## Conversation Summary").
 * **Stale** (a hint): a dated entry older than `stale_days` none of whose distinctive words
   (at least `stale_min_words` of them) appears in a newer entry. Undated entries (long-term
-  memory, topic notes) count as current: a word they hold is "mentioned newer".
+  memory, topic notes) count as current: a word they hold is "mentioned newer". Age counts
+  to today, or to the newest dated entry when the memory stopped earlier: in a memory nobody
+  wrote to for a year, the last notes are not stale, they are simply the last.
 """
 
 from __future__ import annotations
@@ -183,7 +185,11 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     held = np.bincount(owner, minlength=count)
     latest = np.zeros(count, dtype=np.int64)
     np.maximum.at(latest, owner, newest_mention[word])
-    cutoff = (today - dt.timedelta(days=settings.stale_days)).toordinal()
+    dated = ordinals[ordinals != _UNDATED]
+    if len(dated) == 0:
+        return []
+    reference = min(today, dt.date.fromordinal(int(dated.max())))
+    cutoff = (reference - dt.timedelta(days=settings.stale_days)).toordinal()
     stale = (ordinals < cutoff) & (held >= settings.stale_min_words) & (latest <= ordinals)
     findings: list[Finding] = []
     for index in sorted(np.flatnonzero(stale).tolist(), key=lambda i: (ordinals[i], i)):
@@ -193,14 +199,17 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
         own = ids[distinctive_word[ids]]
         shown = sorted(own.tolist(), key=lambda w: (-terms.document_frequency[w], terms.words[w]))
         quoted = tuple(terms.words[w] for w in shown if len(terms.words[w]) <= 20)[:SHOWN_WORDS]
-        age = (today - entry.date).days
+        age = (reference - entry.date).days
+        older = (f"{age:,} days old" if reference == today else
+                 f"{age:,} days older than the newest entry ({reference.isoformat()})")
         findings.append(Finding(
             Check.STALE, entry,
-            f"hint: {age:,} days old, and none of its {len(own)} distinctive words "
+            f"hint: {older}, and none of its {len(own)} distinctive words "
             f"({', '.join(quoted)}{', …' if len(own) > len(quoted) else ''}) "
             "appears in a newer entry",
             group=len(findings),
-            details=(("age_days", age), ("stale_days", settings.stale_days),
+            details=(("age_days", age), ("age_from", reference.isoformat()),
+                     ("stale_days", settings.stale_days),
                      ("distinctive_words", len(own)), ("words", quoted)),
         ))
     return findings
