@@ -11,6 +11,18 @@ import pytest
 from memtui.cli import main
 
 TODAY = "2026-11-21"
+DEMO_FINDINGS_SHOWN = (
+    "near-duplicates — 3 groups, 6 entries",
+    "95% alike with memory/2026-11-14.md:3 (threshold 90%)",
+    "superseded — 1 group, 2 entries",
+    "restated 16 days later in memory/2026-11-16.md:11",
+    "beyond the load line — 1 entry",
+    "MEMORY.md:201  undated  Conference talks",
+    "starts at line 201, past the load line: Claude Code stops after line 200",
+    "secrets — 1 entry (1 × GitHub token)",
+    "maybe stale — none",
+)
+"""What `memtui health --demo` and the health view both show (tests/test_ui_health.py)."""
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
@@ -21,17 +33,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 def test_the_demo_lists_one_of_each_with_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "--demo", "--days", "0")
     assert code == 0
-    for expected in [
-        "near-duplicates — 3 groups, 6 entries",
-        "95% alike with memory/2026-11-14.md:3 (threshold 90%)",
-        "superseded — 1 group, 2 entries",
-        "restated 16 days later in memory/2026-11-16.md:11",
-        "beyond the load line — 1 entry",
-        "MEMORY.md:201  undated  Conference talks",
-        "starts at line 201, past the load line: Claude Code stops after line 200",
-        "secrets — 1 entry (1 × GitHub token)",
-        "maybe stale — none",
-    ]:
+    for expected in DEMO_FINDINGS_SHOWN:
         assert expected in out
 
 
