@@ -111,6 +111,11 @@ class MemtuiApp(App[int]):
     TITLE = "memtui"
     CSS_PATH: ClassVar[CSSPathType | None] = Path(__file__).with_name("memtui.tcss")
     ENABLE_COMMAND_PALETTE = True
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-w-small"), (80, "-w-medium"), (120, "-w-large")]
+    VERTICAL_BREAKPOINTS = [
+        (0, "-h-small"), (24, "-h-medium"), (36, "-h-large")]
+    """Size classes every screen gets; memtui.tcss lays the panes out by them."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
         Binding("ctrl+z", "suspend_process", "Suspend", show=False, priority=True,
@@ -309,6 +314,8 @@ PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
      "clear_boost"),
     ("Toggle breakdown size", "Compact or expanded score breakdown (b)", "toggle_breakdown"),
     ("Explain in full", "Open the full score breakdown (B)", "expanded_breakdown"),
+    ("Maximise pane", "Fill the screen with the focused pane, or restore it (z)",
+     "toggle_maximize"),
     ("Weights", "Change factor weights and half-life live (w)", "weights"),
     ("Filters", "Filter by source, role, tag and date (f)", "filters"),
     ("Toggle date window", "Load every date or only the last N days (t)", "toggle_window"),

@@ -18,6 +18,7 @@ PANE_BINDINGS: list[BindingType] = [
     Binding("0", "screen.clear_boost", "Clear boost", show=False, id="pane.clear_boost"),
     Binding("b", "screen.toggle_breakdown", "Breakdown", show=False, id="pane.breakdown"),
     Binding("B", "screen.expanded_breakdown", "Why", id="pane.expanded_breakdown"),
+    Binding("z", "screen.toggle_maximize", "Zoom", show=False, id="pane.zoom"),
     Binding("w", "screen.weights", "Weights", id="pane.weights"),
     Binding("f", "screen.filters", "Filters", id="pane.filters"),
     Binding("t", "screen.toggle_window", "Window", show=False, id="pane.toggle_window"),

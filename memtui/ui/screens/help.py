@@ -50,6 +50,7 @@ MAIN_HELP = {
     "clear_boost": "clear the file's session boost",
     "breakdown": "compact / expanded score breakdown",
     "expanded_breakdown": "full breakdown in a window",
+    "zoom": "maximise the focused pane / restore it (esc restores too)",
     "weights": "change weights and half-life, live",
     "filters": "filter by source, role/file, tag, dates",
     "toggle_window": "date window: last N days ↔ every date",

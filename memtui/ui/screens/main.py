@@ -477,6 +477,17 @@ class MainScreen(Screen[None]):
         self.set_class(not pane.compact, "-expanded")
         pane.show()
 
+    def action_toggle_maximize(self) -> None:
+        """The focused pane fills the screen (the entry pane with its header and why), or goes
+        back to its place (esc does too). From the query box, the results list is zoomed."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        focused = self.focused
+        target = focused if isinstance(focused, ResultsList | EntryView) else None
+        if not self.maximize(target or self.query_one(ResultsList)):
+            self.app.bell()
+
     def action_toggle_secrets(self) -> None:
         pane = self.pane
         pane.revealed = not pane.revealed

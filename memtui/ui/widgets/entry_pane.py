@@ -32,6 +32,9 @@ pauses (the next keystroke cancels the pending update)."""
 class EntryPane(Vertical):
     """Header line, `EntryView` and the compact or expanded breakdown of one hit."""
 
+    ALLOW_MAXIMIZE = True
+    """z on the entry zooms the whole pane: header, text and why together."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.hit: Hit | None = None

@@ -63,6 +63,14 @@ RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int]
 """Entry, rank, score, contributions, rank column width, is cursor, width. The entry
 itself, not its id: an edited entry keeps its id and must not show its old title."""
 
+TITLE_FIRST_CELLS = 28
+"""The date and source columns (then the path) appear only when the title keeps this much room:
+a narrow list drops them before it cuts titles. One threshold per width, so columns align."""
+
+FULL_BAR_WIDTH = 50
+"""A list narrower than this draws its score bars at half length (same scale: a full bar is a
+score of 1), leaving the room to the title."""
+
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
 
@@ -347,16 +355,17 @@ class ResultsList(ScrollView, can_focus=True):
         rank_width = self._rank_width()
         add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
         add(f"{hit.score:.2f} ", style("results--score"))
+        bar_cells = BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
         used = 0
-        for name, cells in stacked_cells(hit.contributions, BAR_CELLS):
+        for name, cells in stacked_cells(hit.contributions, bar_cells):
             add("▆" * cells, style(f"results--{name}"), drawing=True)
             used += cells
-        add("▆" * (BAR_CELLS - used) + " ", style("results--bar-empty"), drawing=True)
-        fixed = rank_width + 1 + 5 + BAR_CELLS + 1
+        add("▆" * (bar_cells - used) + " ", style("results--bar-empty"), drawing=True)
+        fixed = rank_width + 1 + 5 + bar_cells + 1
         date = entry_date(entry)[:10].ljust(10)
         badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
         meta_width = len(date) + 1 + len(badge) + 1
-        show_meta = width - fixed - meta_width >= 16
+        show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
         room = width - fixed - (meta_width if show_meta else 0)
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)

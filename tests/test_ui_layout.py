@@ -1,0 +1,118 @@
+"""The layout adapts from 60×20 to 220×50: the entry text is always on screen, narrow lists
+drop columns before they cut titles, z zooms a pane, and weights/filters leave the list in sight.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.pilot import Pilot
+from ui_helpers import demo_app, rows, wait_loaded, wait_until
+
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.filters import FiltersScreen
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.widgets.detail import EntryView
+from memtui.ui.widgets.entry_pane import EntryPane
+from memtui.ui.widgets.results import ResultsList
+
+SIZES = [(60, 20), (80, 24), (100, 30), (160, 45), (220, 50)]
+TOP_TITLE = "14:30 — Deploy billing-api v2.15.1"
+BODY_WORDS = "Deployed v2.15.1 to staging"
+
+
+async def loaded(pilot: Pilot[object], app: MemtuiApp) -> MainScreen:
+    screen = await wait_loaded(pilot, app)
+    await wait_until(pilot, lambda: screen.pane.hit is not None and not screen.detail_pending)
+    await pilot.pause()
+    return screen
+
+
+def on_screen(app: MemtuiApp) -> list[str]:
+    """The whole screen as text, as the user sees it."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+async def test_the_entry_body_and_the_list_are_on_screen_at_every_size(
+        size: tuple[int, int]) -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=size) as pilot:
+        screen = await loaded(pilot, app)
+        text = "\n".join(on_screen(app))
+        assert BODY_WORDS in text, f"no line of the entry's body at {size}"
+        view = screen.query_one(EntryView)
+        assert view.region.height >= 5
+        assert len(rows(app)) >= 4
+        listed = screen.query_one(ResultsList).region
+        assert listed.width >= 36 and listed.height >= 4
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30)])
+async def test_narrow_lists_drop_the_date_and_source_before_cutting_titles(
+        size: tuple[int, int]) -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot, app)
+        first = rows(app)[0]
+        assert "daily" not in first and "2026-11-21 " not in first.split("·")[0]
+        if size[0] >= 100 or size[0] < 80:  # 80×24 side by side: 25 cells, still cut
+            assert TOP_TITLE in first
+
+
+async def test_wide_lists_keep_the_date_and_source_columns() -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await loaded(pilot, app)
+        first = rows(app)[0]
+        assert TOP_TITLE in first and "2026-11-21 daily" in first
+
+
+async def test_below_80_columns_the_panes_stack_and_b_swaps_in_the_why() -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(60, 20)) as pilot:
+        screen = await loaded(pilot, app)
+        results, entry = screen.query_one(ResultsList), screen.query_one(EntryView)
+        assert results.region.bottom <= entry.region.y  # stacked, list on top
+        assert not screen.query_one("#breakdown").display
+        await pilot.press("tab", "b")
+        await pilot.pause()
+        assert screen.query_one("#breakdown").display and not entry.display
+        assert "relevance" in "\n".join(on_screen(app))
+
+
+async def test_z_maximises_the_focused_pane_and_restores_it() -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await loaded(pilot, app)
+        await pilot.press("tab", "z")
+        assert screen.maximized is screen.query_one(ResultsList)
+        await pilot.press("z")
+        assert screen.maximized is None
+        screen.query_one(EntryView).focus()
+        await pilot.pause()
+        await pilot.press("z")
+        await pilot.pause()
+        pane = screen.query_one(EntryPane)
+        assert screen.maximized is pane and pane.region.width == 80
+        assert BODY_WORDS in "\n".join(on_screen(app))
+        await pilot.press("escape")
+        assert screen.maximized is None
+
+
+@pytest.mark.parametrize("key,modal", [("w", WeightsScreen), ("f", FiltersScreen)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_weights_and_filters_dock_below_the_visible_list(
+        key: str, modal: type, size: tuple[int, int]) -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot, app)
+        await pilot.press("tab", key)
+        await wait_until(pilot, lambda: isinstance(app.screen, modal))
+        await pilot.pause()
+        box = app.screen.query_one(".modal-box")
+        assert box.region.bottom >= size[1] - 1  # docked at the bottom (above the footer)
+        text = on_screen(app)
+        visible_rows = [line for line in text[:box.region.y] if TOP_TITLE[:12] in line
+                        or "Deploy checklist" in line]
+        assert len(visible_rows) >= 2, "the reranked list is hidden behind the window"
