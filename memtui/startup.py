@@ -165,7 +165,7 @@ def searched_places(around: Surroundings | None = None) -> list[str]:
     project = around.git_root or around.cwd
     places = [
         f"{folders}: {markers}",
-        f"{claude.claude_home() / 'projects' / claude.encodings(project)[0] / 'memory'} "
+        f"{tilde(claude.claude_home() / 'projects' / claude.encodings(project)[0] / 'memory')} "
         "(Claude Code auto-memory)",
     ]
     env = os.environ.get("MEMTUI_DIR")

@@ -262,3 +262,12 @@ def test_all_claude_lists_every_project_with_its_verified_path(
     assert main(["roots", "--all-claude"]) == 0  # nothing to open here, but two projects
     out = capsys.readouterr().out
     assert "Claude Code project memories" in out and str(real) in out and liar.parent.name in out
+
+
+def test_the_readme_table_names_every_place() -> None:
+    """One table in the code, the same table in the README."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Where memtui looks", 1)[1].split("\n## ", 1)[0]
+    table_kinds = {kind.strip("` ") for line in section.splitlines() if line.startswith("| `")
+                   for kind in line.split("|")[1].split(",")}
+    assert table_kinds == {place.kind for place in PLACES}

@@ -182,3 +182,33 @@ async def test_app_session_writes_nothing(
     with paused():
         (root / "app-note.md").unlink()
     assert events == []
+
+
+async def test_several_roots_write_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two roots open together (CLI and app, watched, a file changing in each): no writes."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    roots = tmp_path / "roots"
+    alpha, beta = roots / "alpha", roots / "beta"
+    for folder in (alpha, beta):
+        folder.mkdir(parents=True)
+        (folder / "MEMORY.md").write_text(f"## Deploy\n{folder.name} way\n")
+    with recording(roots) as events:
+        assert main(["list", str(alpha), str(beta), "--json"]) == 0
+        assert main(["rank", "-q", "deploy root:beta", str(alpha), str(beta), "--json"]) == 0
+        app = build_app(str(alpha), str(beta), deterministic=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await wait_loaded(pilot, app)
+            await type_query(pilot, app, "deploy")
+            await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
+                             steps=1_500)
+            for folder in (alpha, beta):
+                applied = app.changes_applied
+                with paused():
+                    (folder / "new.md").write_text("## Seen\nwatched\n")
+                await wait_until(pilot, lambda before=applied: app.changes_applied > before,
+                                 steps=1_500)
+            await pilot.press("ctrl+q")
+    capsys.readouterr()
+    assert events == []

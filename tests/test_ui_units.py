@@ -267,8 +267,14 @@ def test_editor_command_prefers_visual_and_splits_like_a_shell() -> None:
 
 def test_filters_the_form_does_not_edit_are_kept_as_they_are(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*ui_filters.FILTER_NAMES, "root"))
-    words, filters = split_query("deploy root:work before:2026-12")
-    assert (words, filters.before) == ("deploy root:work", "2026-12")
-    assert with_filters("deploy root:work tag:x", QueryFilters(tags=["y"])) == (
-        "deploy root:work tag:y")
+    monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*ui_filters.FILTER_NAMES, "mood"))
+    words, filters = split_query("deploy mood:work before:2026-12")
+    assert (words, filters.before) == ("deploy mood:work", "2026-12")
+    assert with_filters("deploy mood:work tag:x", QueryFilters(tags=["y"])) == (
+        "deploy mood:work tag:y")
+
+
+def test_root_filters_are_edited_by_the_form() -> None:
+    words, filters = split_query("deploy root:work root:~/x* tag:a")
+    assert (words, filters.roots) == ("deploy", ["work", "~/x*"])
+    assert with_filters("deploy root:work", QueryFilters(roots=["beta"])) == "deploy root:beta"

@@ -12,38 +12,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
+from watch_helpers import TIMEOUT, Running
 from watchfiles import Change
 
 from memtui.core.watch import RootWatcher, WatchBatch, WatchMode, is_relevant
-
-TIMEOUT = 10.0
-
-
-class Running:
-    """A watcher iterated in a background task, its batches queued for the test to await."""
-
-    def __init__(self, watcher: RootWatcher) -> None:
-        self.watcher = watcher
-        self.batches: asyncio.Queue[WatchBatch] = asyncio.Queue()
-        self.task = asyncio.create_task(self._pump())
-
-    async def _pump(self) -> None:
-        async for batch in self.watcher:
-            await self.batches.put(batch)
-
-    async def until(self, predicate: Callable[[WatchBatch], bool]) -> WatchBatch:
-        """The first batch satisfying `predicate` (earlier ones are dropped)."""
-
-        async def wait() -> WatchBatch:
-            while True:
-                batch = await self.batches.get()
-                if predicate(batch):
-                    return batch
-
-        return await asyncio.wait_for(wait(), TIMEOUT)
-
-    async def live(self) -> None:
-        await asyncio.wait_for(self.watcher.live.wait(), TIMEOUT)
 
 
 @pytest.fixture

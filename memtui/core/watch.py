@@ -46,6 +46,8 @@ class WatchBatch:
     mode: WatchMode
     rescan: bool = False
     """The root itself went away, came back or was re-watched: reload everything."""
+    missing: tuple[Path, ...] = ()
+    """The watched roots that are missing after this batch (for the banner)."""
 
 
 def is_relevant(root: Path, change: Change, path: str) -> bool:
@@ -118,7 +120,8 @@ class RootWatcher:
         return WatchMode.POLLING if self._polling else WatchMode.WATCHING
 
     def _rescan(self) -> WatchBatch:
-        return WatchBatch(frozenset({self.root}), self._mode, rescan=True)
+        missing = (self.root,) if self._mode is WatchMode.ROOT_MISSING else ()
+        return WatchBatch(frozenset({self.root}), self._mode, rescan=True, missing=missing)
 
     async def _run(self) -> AsyncGenerator[WatchBatch]:
         identity = _identity(self.root)

@@ -31,14 +31,17 @@ from memtui.core.config_file import (
     config_file_in_use,
     save_settings,
 )
+from memtui.core.roots import MemoryRoot, folder_label
 from memtui.core.sanitize import one_line
 from memtui.core.secrets import mask_secrets
 from memtui.core.watch import RootWatcher
-from memtui.startup import Startup, demo_root
+from memtui.core.watch_roots import RootsWatcher
+from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
-from memtui.ui.messages import DemoRequested, WeightsChanged
+from memtui.ui.messages import DemoRequested, RootsChosen, WeightsChanged
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
+from memtui.ui.screens.roots import RootsScreen
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
 
 if TYPE_CHECKING:
@@ -49,6 +52,7 @@ class AppOptions:
     """Everything the app needs, resolved from the command line and config."""
 
     root: Path | None
+    """The memory folder (the first one when several are open)."""
     config: Config
     today: dt.date
     days: int
@@ -67,6 +71,12 @@ class AppOptions:
     """Binding id -> keys (Textual keymap), e.g. {"pane.edit": "o"}; from config `[keymap]`."""
     engine_factory: Callable[[AppOptions], Engine] | None = None
     """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
+    roots: tuple[MemoryRoot, ...] = ()
+    """Every open memory folder, `root` first; empty means `root` alone."""
+    candidates: tuple[Candidate, ...] = ()
+    """What discovery found (no ROOT given): the start screen's picker lists them."""
+    pick: bool = False
+    """Several candidates and no choice yet: start on the picker."""
 
     @classmethod
     def from_startup(
@@ -92,17 +102,35 @@ class AppOptions:
             config_warnings=list(startup.warnings),
             searched=list(startup.searched),
             keymap=dict(startup.config.keymap),
+            roots=startup.roots,
+            candidates=startup.candidates,
+            pick=not startup.chosen,
         )
+
+    @property
+    def open_roots(self) -> tuple[MemoryRoot, ...]:
+        """What the engine opens: `roots`, or `root` alone."""
+        if self.roots:
+            return self.roots
+        return () if self.root is None else (MemoryRoot(folder_label(self.root), self.root),)
+
+    def use_roots(self, roots: tuple[MemoryRoot, ...]) -> None:
+        """Open `roots` next (the picker's choice)."""
+        self.roots = roots
+        self.root = roots[0].path if roots else None
+        self.demo = False
+        self.pick = False
 
     @property
     def root_label(self) -> str:
         if self.root is None:
             return "no memory folder"
+        roots = self.open_roots
+        if len(roots) > 1:
+            return f"{len(roots)} folders: " + ", ".join(root.label for root in roots)
         if self.demo:
             return "demo memory"
-        home = str(Path.home())
-        text = str(self.root)
-        return "~" + text[len(home):] if home != "/" and text.startswith(home + "/") else text
+        return tilde(self.root)
 
 
 class MemtuiApp(App[int]):
@@ -130,7 +158,7 @@ class MemtuiApp(App[int]):
         """Milliseconds from the latest search request to its results being painted."""
         self.painted_generation = 0
         self.changes_applied = 0
-        self.watcher: RootWatcher | None = None
+        self.watcher: RootWatcher | RootsWatcher | None = None
         self.theme_warnings: list[str] = []
         self._theme_ready = False
         self._mask_cache: dict[str, tuple[str, int]] = {}
@@ -167,6 +195,8 @@ class MemtuiApp(App[int]):
                         markup=False)
         if self.options.root is None:
             self.push_screen(NoMemoryScreen(self.options.searched))
+        elif self.options.pick:
+            self.push_screen(RootsScreen(self.options.candidates))
         else:
             self.push_screen(MainScreen())
 
@@ -192,6 +222,21 @@ class MemtuiApp(App[int]):
     @on(DemoRequested)
     def _demo_requested(self) -> None:
         self.open_demo()
+
+    @on(RootsChosen)
+    async def _roots_chosen(self, message: RootsChosen) -> None:
+        """Close what is open (its watcher and screens) and open the chosen roots."""
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+        self.options.use_roots(message.roots)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        await self.push_screen(MainScreen())
+
+    def action_switch_roots(self) -> None:
+        """The picker over whatever is open (palette: "Switch memory folder")."""
+        self.push_screen(RootsScreen(open_now=self.options.open_roots, can_go_back=True))
 
     @on(WeightsChanged)
     def _weights_changed(self, message: WeightsChanged) -> None:
@@ -278,7 +323,7 @@ class MemtuiApp(App[int]):
         notice of success.
         """
         path = config_file_in_use(self.options.config)
-        roots = [self.options.root] if self.options.root is not None else []
+        roots = [root.path for root in self.options.open_roots]
         try:
             save_settings(path, values, roots=roots)
         except ConfigWriteError as exc:
@@ -295,6 +340,10 @@ class MemtuiApp(App[int]):
         if isinstance(screen, MainScreen):
             for title, help_text, action in PALETTE_COMMANDS:
                 yield SystemCommand(title, help_text, _screen_action(screen, action))
+        if not isinstance(screen, RootsScreen):
+            yield SystemCommand("Switch memory folder",
+                                "Pick another memory folder, or open all found together",
+                                self.action_switch_roots)
         yield SystemCommand("Change theme", "Pick a theme (remembered)", self.action_change_theme)
         yield SystemCommand("Next memtui theme", "Cycle memtui-dark/light/high-contrast",
                             self.cycle_theme)

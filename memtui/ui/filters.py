@@ -18,6 +18,7 @@ class QueryFilters:
     sources: list[str] = field(default_factory=list)
     roles: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
     after: str = ""
     before: str = ""
 
@@ -25,6 +26,7 @@ class QueryFilters:
         out = [f"source:{value}" for value in self.sources]
         out += [f"role:{value}" for value in self.roles]
         out += [f"tag:{value}" for value in self.tags]
+        out += [f"root:{value}" for value in self.roots]
         if self.after:
             out.append(f"after:{self.after}")
         if self.before:
@@ -51,6 +53,8 @@ def split_query(query: str) -> tuple[str, QueryFilters]:
             filters.roles.append(value)
         elif name == "tag":
             filters.tags.append(value)
+        elif name == "root":
+            filters.roots.append(value)
         elif name == "after":
             filters.after = value
         elif name == "before":

@@ -7,8 +7,11 @@ of the request that started them, and the screen drops any older than its newest
 a slow search never paints over a newer one.
 
 Screen → app (these bubble: a screen's parent is the app): the weights screen reports each
-change (`WeightsChanged`, which the app hands to the main screen that owns the engine), and the
-'no memory folder' screen asks for the demo (`DemoRequested`).
+change (`WeightsChanged`, which the app hands to the main screen that owns the engine), the
+'no memory folder' screen asks for the demo (`DemoRequested`) and the memory-folder picker
+says what to open (`RootsChosen`). The picker's own worker reports what it found and counted
+(`CandidatesFound`, `CandidateSurveyed`). The health view's worker reports `HealthChecked`;
+the view asks for the main screen's edit or copy of an entry with `EntryAction`.
 """
 
 from __future__ import annotations
@@ -21,6 +24,11 @@ from memtui.core.model import ChangeSet, RankResult
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
+    from memtui.core.health.model import HealthReport
+    from memtui.core.model import Entry
+    from memtui.core.roots import MemoryRoot
+    from memtui.core.survey import Survey
+    from memtui.startup import Candidate
 
 
 class EngineLoaded(Message, bubble=False):
@@ -97,3 +105,47 @@ class WeightsChanged(Message):
 
 class DemoRequested(Message):
     """The 'no memory folder' screen asks for the bundled demo (bubbles to the app)."""
+
+
+class RootsChosen(Message):
+    """The memory-folder picker chose what to open, one root or several (bubbles to the app)."""
+
+    def __init__(self, roots: tuple[MemoryRoot, ...]) -> None:
+        super().__init__()
+        self.roots = roots
+
+
+class CandidatesFound(Message, bubble=False):
+    """The picker's worker discovered the memory folders to offer."""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        super().__init__()
+        self.candidates = candidates
+
+
+class CandidateSurveyed(Message, bubble=False):
+    """The picker's worker counted what candidate number `index` holds."""
+
+    def __init__(self, index: int, survey: Survey) -> None:
+        super().__init__()
+        self.index = index
+        self.survey = survey
+
+
+class HealthChecked(Message, bubble=False):
+    """The health view's worker finished the checks (`report`), or failed (`error` says why)."""
+
+    def __init__(self, report: HealthReport | None, error: str = "") -> None:
+        super().__init__()
+        self.report = report
+        self.error = error
+
+
+class EntryAction(Message):
+    """The health view asks for the main screen's own `edit` or `copy` of an entry (bubbles to
+    the app, which hands it to the main screen)."""
+
+    def __init__(self, entry: Entry, action: str) -> None:
+        super().__init__()
+        self.entry = entry
+        self.action = action

@@ -69,9 +69,10 @@ def citation(entry: Entry) -> str:
 
 
 def line_range(entry: Entry) -> str:
+    """`path:start–end`, the path led by its root's label when several roots are open."""
     if entry.line_end > entry.line_start:
-        return f"{entry.path}:{entry.line_start}–{entry.line_end}"
-    return f"{entry.path}:{entry.line_start}"
+        return f"{entry.qualified_path}:{entry.line_start}–{entry.line_end}"
+    return f"{entry.qualified_path}:{entry.line_start}"
 
 
 def bar(fraction: float, cells: int) -> str:

@@ -1,11 +1,15 @@
 """Source checkboxes and role/tag/date inputs that rewrite the query's filter tokens (f).
 
+With several memory folders open, a checkbox per folder writes `root:LABEL` filters; other
+`root:` values typed in the query (globs on the path) are kept as they are.
+
 The screen edits the query text itself (see `memtui.ui.filters`) and returns the new query
 through `dismiss` (None: cancelled); the main screen puts it in the query box.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual import on
@@ -29,10 +33,12 @@ class FiltersScreen(ModalScreen[str | None]):
     SOURCES = (("long_term", "long-term (MEMORY.md)"), ("daily", "daily notes"),
                ("note", "topic / role notes"))
 
-    def __init__(self, query: str) -> None:
+    def __init__(self, query: str, root_labels: Sequence[str] = ()) -> None:
+        """`root_labels`: the open memory folders, when there are several to choose from."""
         super().__init__()
         self.original_query = query
         _, self.filters = split_query(query)
+        self.root_labels = list(root_labels)
 
     def compose(self) -> ComposeResult:
         filters = self.filters
@@ -43,6 +49,13 @@ class FiltersScreen(ModalScreen[str | None]):
             with Horizontal(classes="filters-row"):
                 for value, label in self.SOURCES:
                     yield Checkbox(label, value in chosen, id=f"source-{value}", compact=True)
+            if self.root_labels:
+                ticked = {value.casefold() for value in filters.roots}
+                yield Label("memory folder")
+                with Horizontal(classes="filters-row"):
+                    for index, label in enumerate(self.root_labels):
+                        yield Checkbox(Content(label), label.casefold() in ticked,
+                                       id=f"root-{index}", compact=True)
             yield Label("role / file (glob or text)")
             yield Input(" ".join(filters.roles), id="role", placeholder="e.g. build  memory/*",
                         compact=True)
@@ -73,9 +86,17 @@ class FiltersScreen(ModalScreen[str | None]):
                      if self.query_one(f"#source-{value}", Checkbox).value],
             roles=words("role"),
             tags=words("tag"),
+            roots=self._roots(),
             after=self.query_one("#after", Input).value.strip(),
             before=self.query_one("#before", Input).value.strip(),
         )
+
+    def _roots(self) -> list[str]:
+        """Ticked folders, then `root:` values that are not a folder's label (kept as typed)."""
+        labels = {label.casefold() for label in self.root_labels}
+        ticked = [label for index, label in enumerate(self.root_labels)
+                  if self.query_one(f"#root-{index}", Checkbox).value]
+        return ticked + [value for value in self.filters.roots if value.casefold() not in labels]
 
     def action_apply(self) -> None:
         self.dismiss(with_filters(self.original_query, self._collect()))

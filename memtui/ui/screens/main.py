@@ -36,7 +36,8 @@ from memtui.core.engine import MAX_SESSION_BOOST, Engine
 from memtui.core.model import RankResult
 from memtui.core.query import QueryError
 from memtui.core.sanitize import one_line
-from memtui.core.watch import RootWatcher, WatchMode
+from memtui.core.watch import WatchMode
+from memtui.core.watch_roots import watch_roots
 from memtui.ui import messages, render, status, widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.editor import open_editor
@@ -62,8 +63,7 @@ def open_engine(options: AppOptions) -> Engine:
     """The engine on the options' root (not loaded yet); tests pass `engine_factory` instead."""
     if options.engine_factory is not None:
         return options.engine_factory(options)
-    assert options.root is not None
-    return Engine(options.root, options.config, today=options.today, days=options.days)
+    return Engine(options.open_roots, options.config, today=options.today, days=options.days)
 
 
 class Panes(Horizontal):
@@ -329,8 +329,8 @@ class MainScreen(Screen[None]):
     @work(exclusive=True, group="watch")
     async def watch_root(self) -> None:
         options = self.memtui.options
-        assert options.root is not None
-        watcher = RootWatcher(options.root, force_polling=options.force_polling)
+        roots = [root.path for root in options.open_roots]
+        watcher = watch_roots(roots, force_polling=options.force_polling)
         self.memtui.watcher = watcher
         self.watcher_mode = WatchMode.WATCHING
         self._paint_chrome()
@@ -339,7 +339,8 @@ class MainScreen(Screen[None]):
                 previous_mode = self.watcher_mode
                 self.watcher_mode = batch.mode
                 if batch.mode is WatchMode.ROOT_MISSING:
-                    self._banner(status.root_missing(str(options.root)), severity="error")
+                    missing = ", ".join(str(path) for path in batch.missing or roots)
+                    self._banner(status.root_missing(missing), severity="error")
                 elif previous_mode is WatchMode.ROOT_MISSING:
                     self._hide_banner()
                     self.app.notify("The memory folder is back; reloaded.", markup=False)
@@ -443,7 +444,7 @@ class MainScreen(Screen[None]):
         if hit is None or self.engine is None:
             self.app.bell()
             return
-        path = hit.entry.path
+        path = hit.entry.qualified_path
         current = self.engine.session_boosts.get(path, 1.0)
         factor = current * BOOST_STEP if direction > 0 else current / BOOST_STEP
         factor = max(1 / MAX_SESSION_BOOST, min(MAX_SESSION_BOOST, factor))
@@ -452,7 +453,7 @@ class MainScreen(Screen[None]):
     def action_clear_boost(self) -> None:
         hit = self.pane.hit
         if hit is not None and self.engine is not None:
-            self._set_boost(hit.entry.path, None)
+            self._set_boost(hit.entry.qualified_path, None)
 
     def _set_boost(self, path: str, factor: float | None) -> None:
         assert self.engine is not None
@@ -542,7 +543,9 @@ class MainScreen(Screen[None]):
         self.request_search(keep_selection=True)
 
     def action_filters(self) -> None:
-        self.app.push_screen(FiltersScreen(self.query_text), self._filters_chosen)
+        labels = [root.label for root in self.engine.roots] if self.engine else []
+        self.app.push_screen(FiltersScreen(self.query_text, labels if len(labels) > 1 else []),
+                             self._filters_chosen)
 
     def _filters_chosen(self, query: str | None) -> None:
         """The filters screen's `dismiss` result: the rewritten query, or None (cancelled)."""

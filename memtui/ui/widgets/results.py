@@ -71,6 +71,9 @@ FULL_BAR_WIDTH = 50
 """A list narrower than this draws its score bars at half length (same scale: a full bar is a
 score of 1), leaving the room to the title."""
 
+ROOT_TAG_CELLS = 8
+"""With several memory folders open, each row starts its title with this much of its label."""
+
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
 
@@ -369,6 +372,8 @@ class ResultsList(ScrollView, can_focus=True):
         room = width - fixed - (meta_width if show_meta else 0)
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
+        tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
+        title_width = max(4, title_width - len(tag))
         title = display_title(entry)
         suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
         title_cells = cell_len(title)
@@ -379,6 +384,8 @@ class ResultsList(ScrollView, can_focus=True):
         title_style = style("results--title") + Style(bold=True) if cursor else style(
             "results--title"
         )
+        if tag:
+            add(tag, style("results--path"))
         add(title, title_style)
         add(suffix + " ", style("results--path"))
         if show_meta:

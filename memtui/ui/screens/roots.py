@@ -1,0 +1,164 @@
+"""The memory-folder picker: what discovery found, how much each holds, one or all to open.
+
+Shown at start when memtui finds several memory folders and none was named, and from the
+palette ("Switch memory folder"). Discovery and counting read the disk, so they run in a
+thread worker; rows appear at once and their entry counts and dates fill in as they are
+counted. enter opens the highlighted folder, `a` opens all of them together; the choice goes
+to the app as `RootsChosen` (the app owns what is open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from memtui.core.roots import MemoryRoot
+from memtui.core.sanitize import one_line
+from memtui.core.survey import Survey, survey
+from memtui.startup import Candidate, discover, drop_nested, tilde
+from memtui.ui import widths
+from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen
+
+COLUMNS = (("open", ""), ("kind", "kind"), ("label", "label"), ("entries", "entries"),
+           ("newest", "newest"), ("folder", "folder"))
+"""(key, heading) of the table's columns."""
+
+
+def entries_cell(found: Survey | None) -> str:
+    if found is None:
+        return "…"
+    return f"{found.entries:,}" + ("" if found.complete else "+")
+
+
+def newest_cell(found: Survey | None) -> str:
+    if found is None:
+        return "…"
+    return found.newest.isoformat() if found.newest else "—"
+
+
+class RootsScreen(Screen[None]):
+    """Candidates in a table; enter opens one, `a` opens all, esc goes back (or quits)."""
+
+    DEFAULT_CSS = """
+    RootsScreen { align: center middle; }
+    #roots-box { width: 110; max-width: 98%; height: auto; max-height: 90%; }
+    #roots-table { height: auto; max-height: 20; margin: 1 0; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "open_all", "Open all together", id="roots.all"),
+        Binding("escape", "back", "Close", id="roots.back"),
+        Binding("q", "app.quit", "Quit", id="roots.quit"),
+    ]
+
+    def __init__(
+        self,
+        candidates: Sequence[Candidate] | None = None,
+        *,
+        open_now: Sequence[MemoryRoot] = (),
+        can_go_back: bool = False,
+    ) -> None:
+        """`candidates` None: discover them here (in a worker); `open_now`: what is open."""
+        super().__init__()
+        self.candidates: list[Candidate] = list(candidates or [])
+        self.discovering = candidates is None
+        self.open_now = {root.path for root in open_now}
+        self.can_go_back = can_go_back
+        self.surveys: dict[int, Survey] = {}
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="roots-box", classes="modal-box"):
+            yield Static(Content.styled("Memory folders found", "bold $accent"))
+            yield Static(Content.styled(
+                "enter opens the highlighted folder · a opens all of them together · "
+                "esc " + ("goes back" if self.can_go_back else "quits"), "$muted"
+            ), id="roots-help")
+            yield DataTable(id="roots-table", cursor_type="row", zebra_stripes=True)
+            yield Static(id="roots-note", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for key, heading in COLUMNS:
+            table.add_column(heading, key=key)
+        if self.discovering:
+            self._note("Looking for memory folders…")
+            self.find_and_count([])
+        else:
+            self._fill()
+            self.find_and_count(self.candidates)
+        table.focus()
+
+    def _note(self, text: str) -> None:
+        self.query_one("#roots-note", Static).update(Content.styled(text, "$muted"))
+
+    def _fill(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for index, candidate in enumerate(self.candidates):
+            found = self.surveys.get(index)
+            table.add_row(
+                Text("●" if candidate.path in self.open_now else ""),
+                Text(candidate.kind),
+                Text(one_line(candidate.label, widths.LABEL)),
+                Text(entries_cell(found), justify="right"),
+                Text(newest_cell(found)),
+                Text(one_line(tilde(candidate.path), widths.LINE)),
+                key=str(index),
+            )
+        self._note("" if self.candidates else
+                   "No memory folder found from here: see `memtui roots` for where memtui looks.")
+
+    @work(thread=True, exclusive=True, group="roots")
+    def find_and_count(self, known: list[Candidate]) -> None:
+        """Discover (when not given) and survey every candidate, reporting as it goes."""
+        candidates = known
+        if self.discovering:
+            candidates = discover()
+            self.post_message(CandidatesFound(candidates))
+        for index, candidate in enumerate(candidates):
+            self.post_message(CandidateSurveyed(index, survey(candidate.path)))
+
+    @on(CandidatesFound)
+    def _found(self, message: CandidatesFound) -> None:
+        self.candidates = message.candidates
+        self._fill()
+
+    @on(CandidateSurveyed)
+    def _surveyed(self, message: CandidateSurveyed) -> None:
+        self.surveys[message.index] = message.survey
+        table = self.query_one(DataTable)
+        row = str(message.index)
+        table.update_cell(row, "entries", Text(entries_cell(message.survey), justify="right"),
+                          update_width=True)
+        table.update_cell(row, "newest", Text(newest_cell(message.survey)), update_width=True)
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        candidate = self.candidates[int(str(event.row_key.value))]
+        self.post_message(RootsChosen((MemoryRoot(candidate.label, candidate.path),)))
+
+    def action_open_all(self) -> None:
+        if not self.candidates:
+            self.app.bell()
+            return
+        roots, nested = drop_nested([MemoryRoot(c.label, c.path) for c in self.candidates])
+        for inner, outer in nested:
+            self.app.notify(f"{one_line(inner.label, widths.LABEL)} is inside "
+                            f"{one_line(outer.label, widths.LABEL)}: opened once",
+                            timeout=4, markup=False)
+        self.post_message(RootsChosen(roots))
+
+    def action_back(self) -> None:
+        if self.can_go_back:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
