@@ -77,7 +77,7 @@ async def test_arrows_move_the_selection_while_the_query_has_focus() -> None:
         results = app.screen.query_one(ResultsList)
         assert results.selected is not None and results.selected.entry.id == second.entry.id
         assert detail_lines(app)[0] == f"## {second.entry.title}"
-        assert "why #2" in str(app.screen.query_one("#breakdown").border_title)
+        assert "why #2" in str(app.screen.query_one("#why").border_title)
         assert "vs #1" in static_text(app, "#breakdown")
         await pilot.press("end")
         await pilot.pause()

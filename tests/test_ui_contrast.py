@@ -122,7 +122,7 @@ async def test_every_theme_is_readable_where_it_matters() -> None:
             matches = matching_cells(widget_cells(screen.query_one("#detail")), pattern)
             assert matches, f"{theme}: no match drawn in the entry pane"
             places["matches in the entry"] = matches
-            places["breakdown"] = widget_cells(screen.query_one("#breakdown"))
+            places["breakdown"] = widget_cells(screen.query_one("#why"))
             for place, cells in places.items():
                 assert any(is_text(cell.char) for cell in cells), f"{theme}: {place} is empty"
                 problem = text_below(cells)

@@ -74,10 +74,10 @@ async def test_below_80_columns_the_panes_stack_and_b_swaps_in_the_why() -> None
         screen = await loaded(pilot, app)
         results, entry = screen.query_one(ResultsList), screen.query_one(EntryView)
         assert results.region.bottom <= entry.region.y  # stacked, list on top
-        assert not screen.query_one("#breakdown").display
+        assert not screen.query_one("#why").display
         await pilot.press("tab", "b")
         await pilot.pause()
-        assert screen.query_one("#breakdown").display and not entry.display
+        assert screen.query_one("#why").display and not entry.display
         assert "relevance" in "\n".join(on_screen(app))
 
 

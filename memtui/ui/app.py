@@ -139,11 +139,12 @@ class MemtuiApp(App[int]):
     TITLE = "memtui"
     CSS_PATH: ClassVar[CSSPathType | None] = Path(__file__).with_name("memtui.tcss")
     ENABLE_COMMAND_PALETTE = True
-    HORIZONTAL_BREAKPOINTS = [
+    # Size classes every screen gets; memtui.tcss lays the panes out by them. (Textual declares
+    # these as instance attributes, which a ClassVar annotation here could not override.)
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-w-small"), (80, "-w-medium"), (120, "-w-large")]
-    VERTICAL_BREAKPOINTS = [
+    VERTICAL_BREAKPOINTS = [  # noqa: RUF012
         (0, "-h-small"), (24, "-h-medium"), (36, "-h-large")]
-    """Size classes every screen gets; memtui.tcss lays the panes out by them."""
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
         Binding("ctrl+z", "suspend_process", "Suspend", show=False, priority=True,

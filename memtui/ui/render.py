@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -150,49 +151,47 @@ def _num(value: float) -> str:
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
 
 
-COMPACT_BAR_CELLS = 6
+ARITHMETIC_CELLS = {True: len("0.00×0.00=0.000"), False: len("0.00 × 0.00 = 0.000")}
+"""Cells of a factor's `value × weight = part` (compact, expanded)."""
 
 
-def factor_rows(explanation: Explanation, *, raw_width: int = 40,
-                compact: bool = False) -> list[Content]:
-    """One row per factor: name, raw → value × weight = contribution, and a bar.
+def factor_rows(explanation: Explanation, *, raw_width: int = 40, compact: bool = False,
+                arithmetic: bool = True) -> list[Content]:
+    """One row per factor: name, value × weight = contribution, a bar, the raw input.
 
-    Compact rows (the side panel) use tighter arithmetic and a shorter bar so the raw input
-    keeps its room, and show only the raw input's first clause when the whole does not fit.
+    The bar is the contribution on the results list's scale (BAR_CELLS cells = a score of 1),
+    so a 0.030 part draws a sliver beside a 0.682 one. Compact rows (the side panel) use
+    tighter arithmetic; without `arithmetic` (a narrow panel) they show the contribution alone
+    (the expanded view has the rest). `raw_width` 0 leaves the raw input out.
     """
     rows = []
     name_width = max((len(f.name) for f in explanation.factors), default=9)
     times, equals = ("×", "=") if compact else (" × ", " = ")
-    cells = COMPACT_BAR_CELLS if compact else 10
     for factor in explanation.factors:
         style = FACTOR_STYLE.get(factor.name, "$text-primary")
         raw = one_line(factor.raw, widths.RAW)
         if compact and len(raw) > raw_width:
             raw = raw.split(", ", 1)[0]
-        rows.append(
-            Content.assemble(
-                (factor.name.ljust(name_width), f"bold {style}"),
-                " ",
-                (f"{factor.value:.2f}", ""),
-                (times, "$muted"),
-                (f"{factor.weight:.2f}", ""),
-                (equals, "$muted"),
-                (f"{factor.contribution:.3f}", "bold"),
-                " ",
-                (bar(factor.contribution / max(factor.weight, 1e-9), cells), style),
-                "  ",
-                (one_line(raw, raw_width), "$muted"),
-            )
-        )
+        pieces: list[str | tuple[str, str]] = [(factor.name.ljust(name_width), f"bold {style}")]
+        if arithmetic:
+            pieces += [" ", (f"{factor.value:.2f}", ""), (times, "$muted"),
+                       (f"{factor.weight:.2f}", ""), (equals, "$muted")]
+        else:
+            pieces.append(" ")
+        pieces += [(f"{factor.contribution:.3f}", "bold"), " ",
+                   (bar(factor.contribution, BAR_CELLS), style)]
+        if raw_width > 0:
+            pieces += ["  ", (one_line(raw, raw_width), "$muted")]
+        rows.append(Content.assemble(*pieces))
     return rows
 
 
-def factor_row_prefix(explanation: Explanation, *, compact: bool) -> int:
+def factor_row_prefix(explanation: Explanation, *, compact: bool,
+                      arithmetic: bool = True) -> int:
     """Cells a factor row uses before its raw input (to give the raw text the rest)."""
     name_width = max((len(f.name) for f in explanation.factors), default=9)
-    arithmetic = len("0.00×0.00=0.000") if compact else len("0.00 × 0.00 = 0.000")
-    cells = COMPACT_BAR_CELLS if compact else 10
-    return name_width + 1 + arithmetic + 1 + cells + 2
+    middle = ARITHMETIC_CELLS[compact] if arithmetic else len("0.000")
+    return name_width + 1 + middle + 1 + BAR_CELLS + 2
 
 
 def score_line(hit: Hit) -> Content:
@@ -211,37 +210,54 @@ def score_line(hit: Hit) -> Content:
     return Content.assemble(*parts)
 
 
-def term_rows(terms: Sequence[TermMatch], *, expanded: bool) -> list[Content]:
-    """Matched terms: the query term, then each document token it met and how."""
+def term_rows(terms: Sequence[TermMatch], *, expanded: bool, width: int = 0) -> list[Content]:
+    """Matched terms: the query term, then each document token it met and how.
+
+    Expanded rows give every token with its weight and heading/body counts; compact rows give
+    as many tokens as fit in `width` (0: three) and say how many more there are.
+    """
     rows: list[Content] = []
     for term in terms:
+        name = one_line(term.term, widths.WORD)
         if not term.matches:
-            rows.append(
-                Content.assemble(
-                    (one_line(term.term, widths.WORD), "bold"), ("  no match", "$text-error")
-                )
-            )
+            rows.append(Content.assemble((name, "bold"), ("  no match", "$text-error")))
             continue
-        shown = term.matches if expanded else term.matches[:3]
-        pieces: list[str | tuple[str, str]] = [
-            (one_line(term.term, widths.WORD), "bold"),
-            (f"  w {term.weight:.2f}  ", "$muted"),
-        ]
-        for index, match in enumerate(shown):
+        if expanded:
+            rows.append(_expanded_term(term, name))
+            continue
+        pieces: list[str | tuple[str, str]] = [(name, "bold"), (" ← ", "$muted")]
+        used = cell_len(name) + 3
+        for index, match in enumerate(term.matches):
+            token = one_line(match.token, widths.WORD)
+            how = match.kind.value + (f" {match.similarity:.2f}" if match.similarity < 1 else "")
+            piece = ("  " if index else "") + f"{token} {how}"
+            rest = len(term.matches) - index - 1
+            more = f"  +{rest} more" if rest else ""
+            fits = used + cell_len(piece) + len(more) <= width if width else index < 3
+            if index and not fits:
+                pieces.append((f"  +{len(term.matches) - index} more", "$muted"))
+                break
             if index:
                 pieces.append(("  ", ""))
-            token = one_line(match.token, widths.WORD)
-            pieces.append((token, "$match-foreground on $match-background"))
-            detail = f" {match.kind.value}"
-            if match.similarity < 1.0:
-                detail += f" {match.similarity:.2f}"
-            detail += f" h{match.heading_count}/b{match.body_count}"
-            pieces.append((detail, "$muted"))
-        hidden = len(term.matches) - len(shown)
-        if hidden > 0:
-            pieces.append((f"  +{hidden} more", "$muted"))
+            pieces += [(token, "$match-foreground on $match-background"), (f" {how}", "$muted")]
+            used += cell_len(piece)
         rows.append(Content.assemble(*pieces))
     return rows
+
+
+def _expanded_term(term: TermMatch, name: str) -> Content:
+    pieces: list[str | tuple[str, str]] = [(name, "bold"), (f"  w {term.weight:.2f}  ", "$muted")]
+    for index, match in enumerate(term.matches):
+        if index:
+            pieces.append(("  ", ""))
+        pieces.append((one_line(match.token, widths.WORD),
+                       "$match-foreground on $match-background"))
+        detail = f" {match.kind.value}"
+        if match.similarity < 1.0:
+            detail += f" {match.similarity:.2f}"
+        detail += f" h{match.heading_count}/b{match.body_count}"
+        pieces.append((detail, "$muted"))
+    return Content.assemble(*pieces)
 
 
 def multiplier_rows(explanation: Explanation) -> list[Content]:
@@ -259,8 +275,9 @@ def multiplier_rows(explanation: Explanation) -> list[Content]:
     ]
 
 
-def gap_row(hit: Hit, previous: Hit | None) -> Content | None:
-    """What separates this hit from the one ranked just above it."""
+def gap_row(hit: Hit, previous: Hit | None, width: int = 0) -> Content | None:
+    """What separates this hit from the one ranked just above it (the largest differences
+    that fit in `width`, 0: four)."""
     if previous is None:
         return None
     gaps = [(name, value) for name, value in hit.explanation.gap_to_previous if abs(value) >= 5e-4]
@@ -268,12 +285,14 @@ def gap_row(hit: Hit, previous: Hit | None) -> Content | None:
         (f"vs #{previous.rank} ", "$muted"),
         (f"−{max(0.0, previous.score - hit.score):.3f}", "bold"),
     ]
-    if gaps:
-        gaps.sort(key=lambda item: -abs(item[1]))
-        for name, value in gaps[:4]:
-            pieces.append(("  ", ""))
-            pieces.append((name, FACTOR_STYLE.get(name, "")))
-            pieces.append((f" {'−' if value > 0 else '+'}{abs(value):.3f}", "$muted"))
+    used = len(f"vs #{previous.rank} −0.000")
+    gaps.sort(key=lambda item: -abs(item[1]))
+    for index, (name, value) in enumerate(gaps[:4]):
+        difference = f" {'−' if value > 0 else '+'}{abs(value):.3f}"
+        used += 2 + len(name) + len(difference)
+        if width and index and used > width:
+            break
+        pieces += [("  ", ""), (name, FACTOR_STYLE.get(name, "")), (difference, "$muted")]
     return Content.assemble(*pieces)
 
 
@@ -281,23 +300,31 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
     """The whole 'why' panel for one hit, compact or expanded; `width` (cells, 0 = unknown)
     lets the raw inputs use the panel's whole width."""
     explanation = hit.explanation
-    prefix = factor_row_prefix(explanation, compact=not expanded)
-    raw_width = width - prefix if width >= prefix + 12 else (60 if expanded else 28)
-    lines: list[Content] = [score_line(hit)]
+    compact = not expanded
+    # room for `value × weight =`? (the prefix counts the two cells before the raw input)
+    arithmetic = not width or width >= factor_row_prefix(explanation, compact=compact) - 2
+    prefix = factor_row_prefix(explanation, compact=compact, arithmetic=arithmetic)
+    if not width:
+        raw_width = 60 if expanded else 28
+    else:
+        raw_width = width - prefix if width >= prefix + 8 else 0
+    lines: list[Content] = [_fitted(score_line(hit), width)]
     if expanded:
         name_width = max((len(f.name) for f in explanation.factors), default=9)
         lines.append(Content.styled(
-            f"{'factor':<{name_width}} val    wt     part  {'':10}  input", "$muted"))
-    lines += factor_rows(explanation, raw_width=raw_width, compact=not expanded)
+            f"{'factor':<{name_width}} val    wt     part  {'bar':<{BAR_CELLS}}  input   "
+            "(bar: the part of the score, full = 1.0, as in the list)", "$muted"))
+    lines += factor_rows(explanation, raw_width=raw_width, compact=compact,
+                         arithmetic=arithmetic)
     if explanation.terms:
         lines.append(Content.styled("matched terms", "bold $text-secondary") if expanded else
                      Content(""))
-        lines += term_rows(explanation.terms, expanded=expanded)
+        lines += term_rows(explanation.terms, expanded=expanded, width=width)
     if explanation.multipliers:
         if expanded:
             lines.append(Content.styled("multipliers", "bold $text-secondary"))
         lines += multiplier_rows(explanation)
-    gap = gap_row(hit, previous)
+    gap = gap_row(hit, previous, width)
     if gap is not None:
         if expanded:
             lines.append(Content.styled(
@@ -308,6 +335,15 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
         lines.append(Content.styled("notes", "bold $text-secondary"))
         lines += [Content(one_line(note, widths.LINE)) for note in explanation.notes]
     return Content("\n").join(line for line in lines if line is not None)
+
+
+def _fitted(score: Content, width: int) -> Content:
+    """The score line without its words (`0.913 × 1.095 = score 1.000`) when it would not fit
+    in `width`: the same numbers, rounded the same, in a narrow panel."""
+    if not width or cell_len(score.plain) <= width:
+        return score
+    head, _, number = score.plain.replace("base ", "").replace("multipliers ", "").rpartition(" ")
+    return Content.assemble((head + " ", "$muted"), (number, "bold $text-accent"))
 
 
 def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Static
@@ -27,6 +27,48 @@ DETAIL_DELAY_S = 0.05
 """While typing, the entry and breakdown panes follow the top hit this long after the list has
 painted, so a fast typist's keystrokes repaint only the list; the panes catch up once typing
 pauses (the next keystroke cancels the pending update)."""
+
+
+class WhyPane(VerticalScroll):
+    """The breakdown of one hit (`#breakdown`): it scrolls when it is longer than its room and
+    its border says how many lines are below, so nothing is cut off silently."""
+
+    SCALE_NOTE = " · bars = contribution"
+    """Said in the border when it fits: the bars are each factor's part of the score, on the
+    list's scale (a full bar is 1.0), not the factor's value."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="breakdown", markup=False)
+
+    @property
+    def text_width(self) -> int:
+        """Cells a breakdown line may use (the vertical scrollbar's column is kept free)."""
+        return max(0, self.content_region.width - 1)
+
+    def show(self, content: Content, title: str) -> None:
+        lines = len(content.plain.split("\n")) if content.plain else 0
+        # A new line count needs a layout pass; the same count (most keystrokes) does not.
+        self.query_one("#breakdown", Static).update(content, layout=lines != self.lines)
+        self.lines = lines
+        room = self.content_region.width - len(title) - 4
+        self.border_title = Content(title + (self.SCALE_NOTE if room >= len(self.SCALE_NOTE)
+                                             else ""))
+        self._note_more()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._note_more()
+
+    def on_resize(self) -> None:
+        self._note_more()
+
+    def _note_more(self) -> None:
+        below = self.lines - int(self.scroll_y) - self.scrollable_content_region.height
+        self.border_subtitle = Content(f"+{below} more ↓" if below > 0 else "")
 
 
 class EntryPane(Vertical):
@@ -53,10 +95,7 @@ class EntryPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header", markup=False)
         yield EntryView(id="detail")
-        yield Static(id="breakdown", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one("#breakdown").border_title = Content("why")
+        yield WhyPane(id="why")
 
     @property
     def pending(self) -> bool:
@@ -116,13 +155,12 @@ class EntryPane(Vertical):
         hit = self.hit
         header = self.query_one("#detail-header", Static)
         detail = self.query_one(EntryView)
-        breakdown = self.query_one("#breakdown", Static)
+        why = self.query_one(WhyPane)
         if hit is None:
             self.shown = None
             header.update(Content(""), layout=False)
             detail.clear()
-            breakdown.update(Content(""), layout=False)
-            breakdown.border_title = Content("why")
+            why.show(Content(""), "why")
             return
         entry = hit.entry
         app = cast("MemtuiApp", self.app)
@@ -135,6 +173,5 @@ class EntryPane(Vertical):
             # Typing often keeps the same top entry: re-render it only when something changed.
             self.shown = shown
             detail.show(text, pattern)
-        breakdown.update(render.breakdown(hit, self.previous, expanded=not self.compact,
-                                          width=breakdown.content_region.width), layout=False)
-        breakdown.border_title = Content(f"why #{hit.rank}")
+        why.show(render.breakdown(hit, self.previous, expanded=not self.compact,
+                                  width=why.text_width), f"why #{hit.rank}")
