@@ -10,7 +10,7 @@ the app hands to the main screen. Nothing here writes anything.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -24,12 +24,12 @@ from textual.widgets.option_list import Option
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
 from memtui.ui import messages, render, widths
 from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
-    from memtui.ui.app import MemtuiApp
 
 MAX_ROWS_PER_SECTION = 500
 """Rows shown per section (`memtui health --json` lists them all)."""
@@ -103,10 +103,6 @@ class HealthScreen(Screen[None]):
         self.report: HealthReport | None = None
         self.findings: list[Finding] = []
 
-    @property
-    def memtui(self) -> MemtuiApp:
-        return cast("MemtuiApp", self.app)
-
     def compose(self) -> ComposeResult:
         yield Static(id="health-title", markup=False)
         with Horizontal(id="health-body"):
@@ -155,7 +151,7 @@ class HealthScreen(Screen[None]):
         self._fill(report)
 
     def _fill(self, report: HealthReport) -> None:
-        mask = self._mask
+        mask = self._masked
         options: list[Option] = []
         self.findings = []
         for check in Check:
@@ -182,8 +178,12 @@ class HealthScreen(Screen[None]):
 
     # --- the selected finding -------------------------------------------------------------------
 
-    def _mask(self, text: str) -> str:
-        return self.memtui.mask(text, revealed=False)[0]
+    def _mask(self, text: str) -> tuple[str, int]:
+        """Secrets masked (as the config says), and how many: this view never reveals them."""
+        return mask_secrets(text) if self.engine.config.mask_secrets else (text, 0)
+
+    def _masked(self, text: str) -> str:
+        return self._mask(text)[0]
 
     @property
     def selected(self) -> Finding | None:
@@ -211,10 +211,10 @@ class HealthScreen(Screen[None]):
             view.clear()
             return
         entry = finding.entry
-        text, masked = self.memtui.mask(render.entry_text(entry), revealed=False)
+        text, masked = self._mask(render.entry_text(entry))
         header.update(Content("\n").join([
             render.detail_header(entry, masked=masked, revealed=False),
-            Content.styled(one_line(self._mask(finding.reason), widths.LINE), "$accent"),
+            Content.styled(one_line(self._masked(finding.reason), widths.LINE), "$accent"),
         ]))
         cuts = self.report.cuts if self.report and finding.check is Check.LOAD_LINE else ()
         rule.update(load_line_rule(finding, cuts))
