@@ -128,8 +128,9 @@ class HealthReport:
 
 
 def citation(entry: Entry) -> str:
-    """`path:line`, how a reason points at another entry."""
-    return f"{entry.path}:{entry.line_start}"
+    """`path:line`, how a reason points at another entry (`root/path:line` when several
+    memory folders are open, as the list shows it)."""
+    return f"{entry.qualified_path}:{entry.line_start}"
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
