@@ -7,9 +7,10 @@ binding's own description.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -115,6 +116,37 @@ def _what(binding: Binding) -> str:
     return binding.description or _MOVES.get(action, action)
 
 
+KEY_COLUMN_CELLS = 20
+"""The key column's widest; longer key lists (rare) get a line of their own."""
+
+
+def help_table(rows: Sequence[HelpRow], width: int) -> Content:
+    """Two columns: the keys, then what they do followed by the binding id (muted).
+
+    The second column wraps inside itself, so no line runs back under the keys.
+    """
+    key_cells = min(KEY_COLUMN_CELLS, max((cell_len(keys) for _, keys, _, _ in rows), default=0))
+    text_cells = max(16, width - 2 - key_cells - 2)
+    lines: list[Content] = []
+    section = ""
+    for where, keys, what, binding_id in rows:
+        if where != section:
+            if lines:
+                lines.append(Content(""))
+            lines.append(Content.styled(where, "bold $text-secondary"))
+            section = where
+        text = Content.assemble((what, ""), ("  " + binding_id, "$muted") if binding_id else "")
+        wrapped = text.wrap(text_cells)
+        if cell_len(keys) > key_cells:
+            lines.append(Content.assemble("  ", (keys, "bold $text-accent")))
+            keys = ""
+        for index, piece in enumerate(wrapped):
+            shown = keys if index == 0 else ""
+            lines.append(Content.assemble(
+                "  ", (shown.ljust(key_cells), "bold $text-accent"), "  ", piece))
+    return Content("\n").join(lines)
+
+
 class HelpScreen(CloseableModal):
     """The help rows grouped by where they apply."""
 
@@ -126,20 +158,20 @@ class HelpScreen(CloseableModal):
                 Content.styled(
                     "Single-letter keys act when the results or entry pane has focus (press "
                     "enter); ctrl/F-key variants work while typing. Remap a key by its id "
-                    "(the grey column) in the config file's [keymap] table. esc closes.", "$muted"),
+                    "(in grey after what it does) in the config file's [keymap] table. "
+                    "↑↓ PgUp PgDn Home End scroll; esc closes.", "$muted"),
                 id="help-foot",
             )
 
     def on_mount(self) -> None:
-        lines: list[Content] = []
-        section = ""
-        for where, keys, what, binding_id in help_rows(self.app):
-            if where != section:
-                if lines:
-                    lines.append(Content(""))
-                lines.append(Content.styled(where, "bold $secondary"))
-                section = where
-            lines.append(Content.assemble(
-                (f"  {keys:<16}", "bold $accent"), (f"{binding_id:<24}", "$muted"), (what, ""),
-            ))
-        self.query_one("#help-body", Static).update(Content("\n").join(lines))
+        self.rows = help_rows(self.app)
+        self.call_after_refresh(self._paint)
+
+    def on_resize(self) -> None:
+        self._paint()
+
+    def _paint(self) -> None:
+        """Lay the table out for the box's width (descriptions wrap inside their column)."""
+        width = self.query_one(VerticalScroll).scrollable_content_region.width
+        if width:
+            self.query_one("#help-body", Static).update(help_table(self.rows, width))

@@ -1,0 +1,58 @@
+"""Help and forms are readable: help is a two-column table that scrolls to its end, and the
+filters form shows placeholders as placeholders, ticks by shape and bad dates as you type."""
+
+from __future__ import annotations
+
+import pytest
+from textual.containers import VerticalScroll
+from textual.pilot import Pilot
+from ui_helpers import demo_app, wait_loaded, wait_until
+
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.help import HelpScreen, help_table
+
+ROWS = [
+    ("in the results list", "j ↓", "next result", "results.down"),
+    ("in the results list", "e", "open $EDITOR at the entry's line (reloads the file after it "
+     "was edited, so the list shows the change)", "pane.edit"),
+    ("query syntax", "-word", "drop entries containing word", ""),
+]
+
+
+@pytest.mark.parametrize("width", [40, 56, 76, 96])
+def test_help_descriptions_wrap_inside_their_own_column(width: int) -> None:
+    lines = help_table(ROWS, width).plain.split("\n")
+    key_column = 2 + max(len(keys) for _, keys, _, _ in ROWS) + 2
+    rows = [line for line in lines if line.startswith("  ")]  # not headers or blank lines
+    assert len(rows) > len(ROWS)  # the long description took more than one line
+    for line in rows:
+        keys, text = line[:key_column], line[key_column:]
+        assert keys.strip() in {"", "j ↓", "e", "-word"}  # nothing runs under the keys
+        assert text and not text.startswith(" ") and len(line) <= max(width, key_column + 16)
+    text = " ".join(lines)
+    assert "pane.edit" in text and "results.down" in text  # every binding id is shown
+
+
+async def open_help(pilot: Pilot[object], app: MemtuiApp) -> HelpScreen:
+    await wait_loaded(pilot, app)
+    await pilot.press("f1")
+    await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, HelpScreen)
+    return screen
+
+
+@pytest.mark.parametrize("key", ["end", "pagedown"])
+async def test_end_and_page_down_reach_the_end_of_the_help(key: str) -> None:
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_help(pilot, app)
+        scroll = screen.query_one(VerticalScroll)
+        for _ in range(1 if key == "end" else 30):
+            await pilot.press(key)
+        await pilot.pause()
+        assert scroll.max_scroll_y > 0
+        assert scroll.scroll_y == scroll.max_scroll_y
+        shown = [strip.text for strip in screen._compositor.render_strips()]
+        assert any("newest first" in line for line in shown)  # the last row is on screen
