@@ -20,24 +20,25 @@ from memtui.core.segment import Segment
 
 @dataclass(frozen=True, slots=True)
 class EntryTerms:
-    """Live entries (in slot order) with their distinct words in CSR form, and each word's
-    document frequency over them."""
+    """Live entries (in slot order), one (entry, word) pair per distinct word an entry holds,
+    and each word's document frequency over them.
+
+    The pairs are in the index's order (by word, not by entry): every check either counts or
+    sorts them its own way, so grouping them by entry here would be a sort nobody needs."""
 
     entries: list[Entry]
     words: list[str]
     """Word id -> word."""
-    ptr: IntArray
-    """Entry `i`'s word ids are `word_ids[ptr[i]:ptr[i + 1]]`."""
+    owners: IntArray
+    """Per pair, the index into `entries` of the entry that holds the word."""
     word_ids: IntArray
+    """Per pair, the word id."""
     document_frequency: IntArray
     """Per word id, how many live entries hold the word."""
 
-    def word_ids_of(self, index: int) -> IntArray:
-        return self.word_ids[self.ptr[index] : self.ptr[index + 1]]
-
     def distinct_words(self) -> IntArray:
         """Per entry, how many distinct words it holds."""
-        return np.diff(self.ptr)
+        return np.bincount(self.owners, minlength=len(self.entries)).astype(np.int64)
 
 
 def collect_terms(entries: Sequence[Entry], alive: BoolArray,
@@ -69,17 +70,11 @@ def collect_terms(entries: Sequence[Entry], alive: BoolArray,
     live_entries = [entries[slot] for slot in live_slots.tolist()]
     if not word_parts:
         empty = np.zeros(0, dtype=np.int64)
-        return EntryTerms(live_entries, words, np.zeros(len(live_entries) + 1, dtype=np.int64),
-                          empty, empty)
+        return EntryTerms(live_entries, words, empty, empty, empty)
     word_ids = np.concatenate(word_parts)
     slots = np.concatenate(slot_parts)
     keep = alive[slots]
     word_ids, slots = word_ids[keep], slots[keep]
     compact = np.cumsum(alive, dtype=np.int64) - 1
-    owners = compact[slots]
-    order = np.argsort(owners, kind="stable")
-    owners, word_ids = owners[order], word_ids[order]
-    ptr = np.zeros(len(live_entries) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(owners, minlength=len(live_entries)), out=ptr[1:])
     frequency = np.bincount(word_ids, minlength=len(words)).astype(np.int64)
-    return EntryTerms(live_entries, words, ptr, word_ids, frequency)
+    return EntryTerms(live_entries, words, compact[slots], word_ids, frequency)

@@ -177,7 +177,7 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     wordish = np.fromiter((is_wordish(word) for word in terms.words), dtype=bool,
                           count=len(terms.words))
     distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
-    owners = np.repeat(np.arange(count, dtype=np.int64), terms.distinct_words())
+    owners = terms.owners
     newest_mention = np.zeros(len(terms.words), dtype=np.int64)
     np.maximum.at(newest_mention, terms.word_ids, ordinals[owners])
     chosen = distinctive_word[terms.word_ids]
@@ -191,13 +191,16 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     reference = min(today, dt.date.fromordinal(int(dated.max())))
     cutoff = (reference - dt.timedelta(days=settings.stale_days)).toordinal()
     stale = (ordinals < cutoff) & (held >= settings.stale_min_words) & (latest <= ordinals)
+    words_of: defaultdict[int, list[int]] = defaultdict(list)
+    keep = stale[owner]
+    for holder, word_id in zip(owner[keep].tolist(), word[keep].tolist(), strict=True):
+        words_of[holder].append(word_id)
     findings: list[Finding] = []
     for index in sorted(np.flatnonzero(stale).tolist(), key=lambda i: (ordinals[i], i)):
         entry = terms.entries[index]
         assert entry.date is not None
-        ids = terms.word_ids_of(index)
-        own = ids[distinctive_word[ids]]
-        shown = sorted(own.tolist(), key=lambda w: (-terms.document_frequency[w], terms.words[w]))
+        own = words_of[index]
+        shown = sorted(own, key=lambda w: (-terms.document_frequency[w], terms.words[w]))
         quoted = tuple(terms.words[w] for w in shown if len(terms.words[w]) <= 20)[:SHOWN_WORDS]
         age = (reference - entry.date).days
         older = (f"{age:,} days old" if reference == today else

@@ -44,7 +44,7 @@ def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[i
     """(a, b) with a < b, entry indexes whose signatures share enough words and whose sizes
     are close enough to be duplicates; every duplicate pair is among them."""
     sizes = terms.distinct_words()
-    owners = np.repeat(np.arange(len(terms.entries), dtype=np.int64), sizes)
+    owners = terms.owners
     frequency = terms.document_frequency[terms.word_ids]
     usable = ((frequency >= 2) & (frequency <= SIGNATURE_MAX_FREQUENCY)
               & (sizes[owners] >= settings.duplicate_min_words))
