@@ -52,3 +52,15 @@ def test_zero_days_loads_every_date(tmp_path: Path) -> None:
     store.load()
     assert len(store.entries) == 1
     assert store.hidden_by_window == 0
+
+
+def test_a_narrowed_window_hides_a_read_note_whole_like_an_unread_one(tmp_path: Path) -> None:
+    """A daily note already read (a wider window, or the cache) and then outside the window is
+    hidden whole, as when it was never read, even if its entries carry other dates."""
+    (tmp_path / "2025-01-05.md").write_text("[2026-11-20 10:00] deploy\n\n## Later\nmore\n")
+    narrowed = Store(tmp_path, days=0, today=TODAY)
+    narrowed.load()
+    narrowed.set_window(30)
+    never_read = Store(tmp_path, days=30, today=TODAY)
+    never_read.load()
+    assert narrowed.hidden_by_window == never_read.hidden_by_window == 2

@@ -19,6 +19,8 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.cache.records import RootSnapshot
 from memtui.core.config import Config
 from memtui.core.hits import RankContext, build_result
 from memtui.core.index import Index
@@ -31,6 +33,15 @@ from memtui.core.statics import Settings, make_settings
 from memtui.core.store import Store
 from memtui.core.terms import EntryTerms, collect_terms
 from memtui.core.walk import relative_path
+from memtui.core.warm import (
+    entry_order,
+    index_state,
+    install_warm,
+    read_seeds,
+    save_roots,
+    slot_order,
+    warm_index,
+)
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
@@ -41,7 +52,7 @@ MAX_SESSION_BOOST = 10.0
 
 
 def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
-    return sorted(entries, key=lambda e: (e.path, e.line_start, e.id))
+    return sorted(entries, key=entry_order)
 
 
 def _as_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
@@ -74,6 +85,7 @@ class Engine:
         *,
         today: dt.date,
         days: int | None = None,
+        cache: CacheFolder | None = None,
     ) -> None:
         self.config = config
         self.today = today
@@ -100,6 +112,12 @@ class Engine:
                                                                     strict=True)
         })
         self._contexts: dict[str, RankContext] = {}
+        self._cache = cache
+        """Where roots are cached (`core.warm`); None loads and saves nothing."""
+        self._seeds: list[RootSnapshot | None] = []
+        """Per root, what its cache holds now (read at load, replaced by each save)."""
+        self._cache_dirty = False
+        """The index moved away from the cached one (a warm start's changes, a new window)."""
 
     # --- loading and changes ---------------------------------------------------------------
 
@@ -113,9 +131,18 @@ class Engine:
         query, filters without excluded words) work right away; a query with words builds the
         index first if `build_index` has not run."""
         with self._lock:
-            for store in self.stores:
-                store.load()
-            self._index.set_entries(_in_slot_order(self._loaded()))
+            seeds: list[RootSnapshot | None] = [None] * len(self.stores)
+            if self._cache is not None:
+                seeds = read_seeds(self._cache, self.stores, self.warnings)
+            for store, seed in zip(self.stores, seeds, strict=True):
+                store.load(seed.files if seed is not None else ())
+            warm = warm_index(self.stores, seeds)
+            if warm is None:
+                self._index.set_entries(slot_order(self.stores))
+            else:
+                install_warm(self._index, warm)
+            self._seeds = seeds
+            self._cache_dirty = warm is None or bool(warm.changes)
             self._ranker.sync()
             self._contexts = {}
 
@@ -125,17 +152,44 @@ class Engine:
         index is already built."""
         with self._build_lock:
             with self._lock:
-                if self._index.built:
-                    return
+                pending = not self._index.built
                 generation = self._index.generation
                 entries = self._index.entries[: self._index.main_size]
-            segment, lengths = build_main_segment(entries)
-            with self._lock:
-                if self._index.generation == generation and not self._index.built:
-                    self._index.install_main(segment, lengths)
-                    self._ranker.sync()
-                    self._contexts = {}
+            if pending:
+                segment, lengths = build_main_segment(entries)
+                with self._lock:
+                    if self._index.generation == generation and not self._index.built:
+                        self._index.install_main(segment, lengths)
+                        self._ranker.sync()
+                        self._contexts = {}
             self._prepare_expansions()
+
+    @property
+    def cache_stale(self) -> bool:
+        """True when a root's cache no longer holds what is loaded (`save_cache` rewrites it)."""
+        if self._cache is None:
+            return False
+        with self._lock:
+            return self._cache_dirty or any(
+                seed is None or seed.index is None or store.cache_records() != seed.files
+                for store, seed in zip(self.stores, self._seeds, strict=True)
+            )
+
+    def save_cache(self) -> int:
+        """Write every root's cache file; returns the bytes written (problems go to
+        `warnings`). Slow on a large corpus: call it from a worker thread. The engine stays
+        usable meanwhile: only taking the snapshot holds the lock."""
+        if self._cache is None:
+            return 0
+        with self._lock:
+            records = [store.cache_records() for store in self.stores]
+            state = index_state(self._index, len(self.stores))
+            self._cache_dirty = False
+        saved, written, problems = save_roots(self._cache, self.stores, records, state)
+        with self._lock:
+            self._seeds = saved
+            self.warnings.extend(problem for problem in problems if problem not in self.warnings)
+        return written
 
     @property
     def index_ready(self) -> bool:
@@ -181,6 +235,7 @@ class Engine:
         with self._lock:
             changes = _merge([self._qualified(store, store.set_window(days))
                               for store in self.stores])
+            self._cache_dirty = self._cache_dirty or not changes.empty
             self._reindex(changes)
             return changes
 

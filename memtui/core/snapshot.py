@@ -74,6 +74,8 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
         self, assign: Mapping[_Key, _Value], delete: Iterable[_Key]
     ) -> Snapshot[_Key, _Value]:
         """The next version: `delete` removed, then `assign` set."""
+        if not self._base and not self._changed:  # the first version: nothing to layer on
+            return Snapshot(dict(assign))
         base = self._base
         changed = dict(self._changed)
         removed = set(self._removed)

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.core.cache.records import CachedFile
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
 from memtui.core.parse import FileKind, classify, count_entries
 from memtui.core.snapshot import PathIndex, Snapshot
@@ -32,8 +33,10 @@ from memtui.core.walk import (
     MAX_FILES,
     Scan,
     Signature,
+    content_digest,
     file_signature,
     is_racy,
+    read_bytes,
     read_entries,
     read_text,
     relative_path,
@@ -50,6 +53,9 @@ class _File:
     """Every entry of the file; None while a daily note outside the window is still unread."""
     hidden: int | None = None
     """Entries the current window hides; None until counted."""
+    digest: str | None = None
+    """Content hash of what was read, when the stat could hide a same-size rewrite (see
+    `core.cache.records.CachedFile.digest`)."""
 
 
 class Store:
@@ -109,8 +115,9 @@ class Store:
         if record.hidden is None:
             if self._in_window(record) and not record.kind.history:
                 record.hidden = 0
-            elif record.entries is None and not record.kind.history:
-                record.hidden = self._count_unread(path, record)
+            elif not record.kind.history:  # the window hides the whole file
+                record.hidden = (self._count_unread(path, record) if record.entries is None
+                                 else len(record.entries))
             else:
                 entries = self._parsed(path, record)
                 record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
@@ -149,8 +156,12 @@ class Store:
 
     # --- loading -----------------------------------------------------------------------------
 
-    def load(self) -> None:
-        """Scan the whole root and (re)load everything in the window."""
+    def load(self, seed: Iterable[CachedFile] = ()) -> None:
+        """Scan the whole root and (re)load everything in the window.
+
+        `seed` is what a cache remembers of the files: a file whose stat (and, where the stat
+        is ambiguous, content digest) still matches keeps its cached entries; every other file
+        is read, so the result equals a load without a seed."""
         self._files = Snapshot()
         self._skipped = Snapshot()
         self._file_index = PathIndex()
@@ -161,8 +172,43 @@ class Store:
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
             return
-        self._reconcile({"": walk_tree(self.root, "")}, forced=set(), touched=set())
+        scan = walk_tree(self.root, "")
+        self._files = Snapshot(self._still_valid(seed, scan.found))
+        self._reconcile({"": scan}, forced=set(), touched=set())
         self._rebuild_all()
+
+    def _still_valid(
+        self, seed: Iterable[CachedFile], found: Mapping[str, os.stat_result]
+    ) -> dict[str, _File]:
+        """The seeded files the disk still agrees with, as records."""
+        records: dict[str, _File] = {}
+        for cached in seed:
+            info = found.get(cached.path)
+            if info is None or file_signature(info) != cached.signature:
+                continue
+            digest = cached.digest
+            if digest is not None:
+                raw = read_bytes(self.root, cached.path)
+                if isinstance(raw, str) or content_digest(raw[0]) != digest:
+                    continue
+                if not is_racy(cached.signature):
+                    digest = None  # proven unchanged now that its timestamp tick has passed
+            record = _File(cached.signature, classify(cached.path), cached.entries,
+                           digest=digest)
+            if record.entries is None and not self._in_window(record):
+                record.hidden = cached.count
+            records[cached.path] = record
+        return records
+
+    def cache_records(self) -> tuple[CachedFile, ...]:
+        """What a cache should remember of every known file (see `load`). The entry count of
+        an unread file is left out while its stat is ambiguous (it has no digest)."""
+        return tuple(
+            CachedFile(path, record.signature, record.digest, record.entries,
+                       record.hidden if record.entries is None and not is_racy(record.signature)
+                       else None)
+            for path, record in sorted(self._files.items())
+        )
 
     def set_window(self, days: int) -> ChangeSet:
         """Change the window (0 = all) and load or unload daily notes accordingly."""
@@ -234,13 +280,14 @@ class Store:
     def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
-            result = read_entries(self.root, path, self.label)
+            result = read_entries(self.root, path, self.label,
+                                  fingerprint=is_racy(record.signature))
             if isinstance(result, str):
                 record.entries = ()
                 self._skipped = self._skipped.evolve({path: result}, ())
                 self._skip_index.add(path)
             else:
-                record.entries = result
+                record.entries, record.digest = result
         return record.entries
 
     def _rebuild_all(self) -> None:
@@ -320,12 +367,13 @@ class Store:
             record = _File(signature, classify(path), None)
             touched.add(path)
             if self._in_window(record):
-                result = read_entries(self.root, path, self.label)
+                result = read_entries(self.root, path, self.label,
+                                      fingerprint=is_racy(signature))
                 if isinstance(result, str):
                     gone.add(path)
                     new_skips[path] = result
                     continue
-                record.entries = result
+                record.entries, record.digest = result
             new_files[path] = record
         files = self._files.evolve(new_files, gone)
         skipped = self._skipped.evolve(new_skips, covered_skips)

@@ -20,6 +20,7 @@ raise RecursionError) capped at 64 levels. Decisions:
 from __future__ import annotations
 
 import errno
+import hashlib
 import os
 import stat
 import time
@@ -194,13 +195,25 @@ def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
     else:
         scan.found[path] = info
 
-def read_entries(root: Path, path: str, label: str = "") -> tuple[Entry, ...] | str:
-    """Read, decode and parse one file (entries labelled `label`); a string is the reason it
-    was skipped."""
-    loaded = read_text(root, path)
-    if isinstance(loaded, str):
-        return loaded
-    decoded, size = loaded
+def content_digest(data: bytes) -> str:
+    """What a file's bytes hash to: proves a file unchanged when its stat cannot."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def read_entries(
+    root: Path, path: str, label: str = "", *, fingerprint: bool = False
+) -> tuple[tuple[Entry, ...], str | None] | str:
+    """Read, decode and parse one file (entries labelled `label`), with the content digest of
+    what was read when `fingerprint` is asked; a string is the reason it was skipped."""
+    raw = read_bytes(root, path)
+    if isinstance(raw, str):
+        return raw
+    data, size = raw
+    digest = content_digest(data) if fingerprint else None
+    try:
+        decoded = decode(data)
+    except BinaryFile as exc:
+        return str(exc)
     entries = parse_file(path, decoded.text, warnings=decoded.warnings, root=label)
     if size > MAX_FILE_BYTES and entries:
         notice = (
@@ -208,10 +221,23 @@ def read_entries(root: Path, path: str, label: str = "") -> tuple[Entry, ...] | 
             f"{MAX_FILE_BYTES // (1024 * 1024)} MiB are loaded"
         )
         entries[-1] = replace(entries[-1], warnings=(*entries[-1].warnings, notice))
-    return tuple(entries)
+    return tuple(entries), digest
+
 
 def read_text(root: Path, path: str) -> tuple[Decoded, int] | str:
     """One file's decoded text (capped) and its size; a string is the reason it was skipped."""
+    raw = read_bytes(root, path)
+    if isinstance(raw, str):
+        return raw
+    try:
+        return decode(raw[0]), raw[1]
+    except BinaryFile as exc:
+        return str(exc)
+
+
+def read_bytes(root: Path, path: str) -> tuple[bytes, int] | str:
+    """One file's bytes, capped at MAX_FILE_BYTES (cut on a character boundary), and its size;
+    a string is the reason it was not read."""
     absolute = os.path.join(root, path)  # a str join: pathlib costs more than the read
     try:
         descriptor = os.open(absolute, _OPEN_FLAGS)
@@ -243,7 +269,4 @@ def read_text(root: Path, path: str) -> tuple[Decoded, int] | str:
         data = data[: len(data) // 2 * 2] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else (
             complete_utf8_prefix(data)
         )
-    try:
-        return decode(data), size
-    except BinaryFile as exc:
-        return str(exc)
+    return data, size

@@ -1,0 +1,169 @@
+"""A root's snapshot to cache sections and back: file records, entries, index arrays.
+
+Encoding yields many small pieces, so the writer thread never holds the interpreter for long;
+decoding checks every structural promise (offsets in range, sorted vocabulary, postings inside
+the slots), so a damaged or foreign file is refused rather than trusted.
+
+Entries carry their root's label (`Entry.root`, and it keys their ids) only when several roots
+are open: a cache written under another label is relabelled on load.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+
+from memtui.core.cache.container import (
+    CacheCorrupt,
+    Container,
+    Section,
+    array_section,
+    json_section,
+)
+from memtui.core.cache.entry_columns import decode_entries, entry_sections
+from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
+from memtui.core.model import Entry
+from memtui.core.parse import entry_id
+from memtui.core.segment import Segment
+
+
+def encode(snapshot: RootSnapshot) -> list[Section]:
+    """The sections of one root's cache file."""
+    entries = [entry for file in snapshot.files for entry in file.entries or ()]
+    sections = [json_section("files", [_file_row(file) for file in snapshot.files]),
+                *entry_sections(entries)]
+    if snapshot.index is not None:
+        sections.extend(_index_sections(snapshot.files, snapshot.index))
+    return sections
+
+
+def _file_row(file: CachedFile) -> list[Any]:
+    mtime, size, inode = file.signature
+    entries = None if file.entries is None else len(file.entries)
+    return [file.path, mtime, size, inode, file.digest, entries, file.count]
+
+
+def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
+    """The index arrays, and each slot as (file number, position in that file's entries)."""
+    number = {file.path: at for at, file in enumerate(files)}
+    slot_file = np.fromiter((number[entry.path] for entry in index.slots), np.int64,
+                            len(index.slots))
+    slot_entry = np.fromiter((entry.position for entry in index.slots), np.int64,
+                             len(index.slots))
+    for entry, file_number, position in zip(index.slots, slot_file.tolist(),
+                                            slot_entry.tolist(), strict=True):
+        if (files[file_number].entries or ())[position:position + 1] != (entry,):
+            raise ValueError(f"index slot {entry.id} is not among its file's entries")
+    segment = index.segment
+    return [
+        json_section("words", segment.words),
+        array_section("ptr", segment.ptr),
+        array_section("docs", segment.docs),
+        array_section("heading", segment.heading),
+        array_section("body", segment.body),
+        array_section("lengths", index.lengths),
+        array_section("slot_file", slot_file),
+        array_section("slot_entry", slot_entry),
+    ]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Decoding allocates ~20 objects per entry and frees none: with the cyclic collector
+    running, its passes over the growing heap cost as much as the decoding itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def decode(container: Container, label: str) -> RootSnapshot:
+    """The snapshot in `container`, its entries labelled `label`; raises CacheCorrupt."""
+    with _collector_paused():
+        files = _decode_files(container, label)
+        index = _decode_index(container, files) if container.has("words") else None
+    return RootSnapshot(files, index)
+
+
+def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
+    rows = container.json("files")
+    if not isinstance(rows, list):
+        raise CacheCorrupt("damaged file records")
+    try:
+        paths: list[str] = []
+        for row in rows:
+            path, _, _, _, digest, count, _ = row
+            if not isinstance(path, str) or (digest is not None and not isinstance(digest, str)):
+                raise CacheCorrupt("damaged file record")
+            paths.extend([path] * (count or 0))
+        entries = decode_entries(container, paths, label)
+        relabel = container.header.get("label", "") != label
+        files: list[CachedFile] = []
+        at = 0
+        for path, mtime, size, inode, digest, count, unread_count in rows:
+            own = None if count is None else tuple(entries[at:at + count])
+            at += count or 0
+            if own is not None and relabel:
+                own = _relabelled(own, label)
+            files.append(CachedFile(path, (int(mtime), int(size), int(inode)), digest, own,
+                                    None if unread_count is None else int(unread_count)))
+    except CacheCorrupt:
+        raise
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise CacheCorrupt(f"damaged file records ({type(exc).__name__}: {exc})") from None
+    return tuple(files)
+
+
+def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
+    """Entries written under another root label, with this label and the ids it keys."""
+    occurrences: dict[tuple[str, ...], int] = {}
+    relabelled = []
+    for entry in entries:
+        occurrence = occurrences.get(entry.heading_path, 0)
+        occurrences[entry.heading_path] = occurrence + 1
+        key = f"{label}/{entry.path}" if label else entry.path
+        relabelled.append(replace(entry, root=label,
+                                  id=entry_id(key, entry.heading_path, occurrence)))
+    return tuple(relabelled)
+
+
+def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIndex:
+    words = container.json("words")
+    counts = np.dtype(np.uint16), np.dtype(np.int32)
+    ptr = container.array("ptr", lambda dtype: dtype == np.int64)
+    docs = container.array("docs", lambda dtype: dtype == np.int32)
+    heading = container.array("heading", lambda dtype: dtype in counts)
+    body = container.array("body", lambda dtype: dtype in counts)
+    lengths = container.array("lengths", lambda dtype: dtype == np.float64)
+    slot_file = container.array("slot_file", lambda dtype: dtype == np.int64)
+    slot_entry = container.array("slot_entry", lambda dtype: dtype == np.int64)
+    slots = len(lengths)
+    if not (isinstance(words, list) and all(isinstance(word, str) for word in words)
+            and all(a < b for a, b in pairwise(words))):
+        raise CacheCorrupt("index vocabulary damaged")
+    if (len(ptr) != len(words) + 1 or ptr[0] != 0 or ptr[-1] != len(docs)
+            or np.any(np.diff(ptr) < 0) or len(heading) != len(docs) or len(body) != len(docs)
+            or (len(docs) and (docs.min() < 0 or docs.max() >= slots))
+            or len(slot_file) != slots or len(slot_entry) != slots):
+        raise CacheCorrupt("index arrays damaged")
+    entries: list[Entry] = []
+    for file_number, position in zip(slot_file.tolist(), slot_entry.tolist(), strict=True):
+        file_entries = files[file_number].entries if 0 <= file_number < len(files) else None
+        if file_entries is None or not 0 <= position < len(file_entries):
+            raise CacheCorrupt("index slots point past the entries")
+        entries.append(file_entries[position])
+    segment = Segment(
+        words=words,
+        word_lengths=np.fromiter((len(word) for word in words), np.float64, len(words)),
+        ptr=ptr, docs=docs, heading=heading, body=body,
+    )
+    return CachedIndex(tuple(entries), segment, lengths)

@@ -1,0 +1,194 @@
+"""One cache file: a JSON header, then named sections, each checked by length and CRC-32.
+
+A section holds JSON, raw UTF-8 text or one numpy array in `.npy` format. Nothing is ever
+unpickled: JSON is data, and an array section is read with numpy's own header parser and
+`allow_pickle=False` semantics (an object dtype is refused), so a cache file cannot run code.
+
+Files are written to a temporary name in the same folder and renamed over the old one, so a
+reader (another memtui, started meanwhile) sees the old file or the new one, never half of
+either. No fsync: a file torn by a power cut fails its checks and is rebuilt, which is cheaper
+than syncing every write of what is only a cache.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import tempfile
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+MAGIC = b"memtui-cache\n"
+_LENGTH = struct.Struct("<Q")
+MAX_HEADER_BYTES = 1 << 20
+SECTION_ALIGN = 64
+"""Sections start on 64-byte boundaries (array data stays aligned for numpy)."""
+
+
+class CacheCorrupt(ValueError):
+    """The file is not a complete, intact cache: the message says what is wrong."""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A named section about to be written: its bytes come in pieces (written one by one, so a
+    large cache is never joined into one string)."""
+
+    name: str
+    pieces: Iterable[bytes]
+
+
+def json_section(name: str, value: Any) -> Section:
+    return Section(name, [json.dumps(value, separators=(",", ":")).encode("ascii")])
+
+
+def array_section(name: str, array: npt.NDArray[Any]) -> Section:
+    """An array in `.npy` format (numpy's header, then the raw data)."""
+    if array.dtype.hasobject:
+        raise ValueError(f"{name}: object arrays are never cached")
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, np.lib.format.header_data_from_array_1_0(array))
+    return Section(name, [buffer.getvalue(), np.ascontiguousarray(array).tobytes()])
+
+
+def write_container(path: Path, header: dict[str, Any], sections: Iterable[Section]) -> int:
+    """Write header and sections to `path` atomically; returns the file's size in bytes."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            table = _write_sections(stream, sections)
+            header_bytes = json.dumps({**header, "sections": table},
+                                      separators=(",", ":")).encode("ascii")
+            if len(header_bytes) > MAX_HEADER_BYTES:
+                raise ValueError("cache header too large")
+            stream.write(header_bytes)
+            stream.write(_LENGTH.pack(len(header_bytes)))
+            stream.write(MAGIC)
+            size = stream.tell()
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
+        return size
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _write_sections(stream: io.BufferedWriter, sections: Iterable[Section]) -> list[Any]:
+    """Sections from the start of the file; the header goes last (after the data it
+    describes), found from the trailer, so nothing is held back while writing."""
+    table: list[Any] = []
+    stream.write(MAGIC)
+    for section in sections:
+        padding = -stream.tell() % SECTION_ALIGN
+        stream.write(b"\0" * padding)
+        offset = stream.tell()
+        checksum = 0
+        for piece in section.pieces:
+            checksum = zlib.crc32(piece, checksum)
+            stream.write(piece)
+        table.append([section.name, offset, stream.tell() - offset, checksum])
+    return table
+
+
+class Container:
+    """An open cache file: its header, and sections read (and checked) one at a time."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self._stream = path.open("rb")
+        except OSError as exc:
+            raise CacheCorrupt(f"cannot open ({exc.strerror or exc})") from None
+        try:
+            self.header, self._sections = self._read_header()
+        except BaseException:
+            self._stream.close()
+            raise
+
+    def __enter__(self) -> Container:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stream.close()
+
+    def _read_header(self) -> tuple[dict[str, Any], dict[str, tuple[int, int, int]]]:
+        stream = self._stream
+        size = os.fstat(stream.fileno()).st_size
+        trailer = len(MAGIC) + _LENGTH.size
+        if size < len(MAGIC) + trailer or stream.read(len(MAGIC)) != MAGIC:
+            raise CacheCorrupt("not a memtui cache file (or truncated)")
+        stream.seek(size - trailer)
+        (length,) = _LENGTH.unpack(stream.read(_LENGTH.size))
+        if stream.read(len(MAGIC)) != MAGIC:
+            raise CacheCorrupt("truncated (no trailer)")
+        start = size - trailer - length
+        if length > MAX_HEADER_BYTES or start < len(MAGIC):
+            raise CacheCorrupt("damaged header length")
+        stream.seek(start)
+        try:
+            header = json.loads(stream.read(length))
+            sections = {name: (int(offset), int(count), int(crc))
+                        for name, offset, count, crc in header["sections"]}
+        except (ValueError, KeyError, TypeError) as exc:
+            raise CacheCorrupt(f"damaged header ({exc})") from None
+        if not isinstance(header, dict):
+            raise CacheCorrupt("damaged header")
+        for name, (offset, count, _) in sections.items():
+            if offset < len(MAGIC) or count < 0 or offset + count > start:
+                raise CacheCorrupt(f"section {name} lies outside the file")
+        return header, sections
+
+    def has(self, name: str) -> bool:
+        return name in self._sections
+
+    def raw(self, name: str) -> bytes:
+        """One section's bytes, checked against its length and CRC-32."""
+        if name not in self._sections:
+            raise CacheCorrupt(f"section {name} missing")
+        offset, count, checksum = self._sections[name]
+        self._stream.seek(offset)
+        data = self._stream.read(count)
+        if len(data) != count or zlib.crc32(data) != checksum:
+            raise CacheCorrupt(f"section {name} damaged (checksum)")
+        return data
+
+    def json(self, name: str) -> Any:
+        data = self.raw(name)
+        try:
+            return json.loads(data)
+        except ValueError as exc:
+            raise CacheCorrupt(f"section {name} is not JSON ({exc})") from None
+
+    def text(self, name: str) -> str:
+        data = self.raw(name)
+        try:
+            return data.decode("utf-8", "surrogatepass")
+        except UnicodeDecodeError:
+            raise CacheCorrupt(f"section {name} is not UTF-8") from None
+
+    def array(self, name: str, check: Callable[[np.dtype[Any]], bool]) -> npt.NDArray[Any]:
+        """A one-dimensional array section (read-only, sharing the section's bytes); `check`
+        says whether its dtype is one this section may hold."""
+        data = self.raw(name)
+        stream = io.BytesIO(data)
+        try:
+            version = np.lib.format.read_magic(stream)
+            if version != (1, 0):
+                raise ValueError(f"npy version {version}")
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream)
+        except ValueError as exc:
+            raise CacheCorrupt(f"section {name} is not an array ({exc})") from None
+        if dtype.hasobject or fortran or len(shape) != 1 or not check(dtype):
+            raise CacheCorrupt(f"section {name} holds an unexpected array ({dtype}, {shape})")
+        offset = stream.tell()
+        if len(data) - offset != shape[0] * dtype.itemsize:
+            raise CacheCorrupt(f"section {name} has the wrong length")
+        return np.frombuffer(data, dtype=dtype, count=shape[0], offset=offset)

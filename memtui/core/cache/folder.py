@@ -1,0 +1,170 @@
+"""Where cache files live: one per memory root in `$XDG_CACHE_HOME/memtui/`, at most MAX_ROOTS.
+
+A root's file is named by a hash of its real path, and its header repeats that path and the
+format version, so a file of another version or (by a hash collision) another folder is
+recognised and rebuilt. Reading a root's file marks it recently used (its mtime); after each
+write the least recently used files beyond MAX_ROOTS are removed. Two memtui instances may
+read and write the same folder at once: files are replaced by rename, and a file that vanishes
+under a reader is simply missing.
+
+The cache folder is never inside a memory root (memtui never writes there): a root that holds
+it is not cached, and says why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtui.core.cache.codec import decode, encode
+from memtui.core.cache.container import CacheCorrupt, Container, write_container
+from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot
+
+MAX_ROOTS = 10
+"""Cache files kept: the most recently used roots."""
+SUFFIX = ".cache"
+STALE_TEMPORARY_S = 3600
+"""A temporary file this old was left by a writer that died: removed when pruning."""
+
+
+def default_cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memtui"
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+@dataclass(frozen=True, slots=True)
+class CachedRootInfo:
+    """One cache file, as `memtui cache` lists it."""
+
+    file: Path
+    size: int
+    used: float
+    """When it was last read or written (seconds since the epoch)."""
+    root: str | None
+    """The memory folder it caches; None when the file is unreadable."""
+    entries: int = 0
+    problem: str | None = None
+
+
+class CacheFolder:
+    """The cache files of every root, in one folder."""
+
+    def __init__(self, folder: Path | None = None, *, keep: int = MAX_ROOTS) -> None:
+        self.folder = folder if folder is not None else default_cache_folder()
+        self.keep = keep
+
+    def file_for(self, root: Path) -> Path:
+        real = os.fsencode(os.path.realpath(root))
+        return self.folder / (hashlib.sha256(real).hexdigest()[:32] + SUFFIX)
+
+    def refusal(self, root: Path) -> str | None:
+        """Why `root` is not cached (the cache folder lies inside it), or None."""
+        if _inside(os.path.realpath(self.folder), os.path.realpath(root)):
+            return (f"not cached: the cache folder {self.folder} is inside the memory folder "
+                    f"{root}, and memtui never writes there")
+        return None
+
+    def read(self, root: Path, label: str) -> tuple[RootSnapshot | None, str | None]:
+        """The snapshot cached for `root` (entries labelled `label`), or None; the second value
+        says why an existing file was not used (it is rebuilt on the next write)."""
+        path = self.file_for(root)
+        if not path.exists():
+            return None, None
+        try:
+            with Container(path) as container:
+                header = container.header
+                if header.get("format") != FORMAT_VERSION:
+                    raise CacheCorrupt(
+                        f"written by another memtui version (format {header.get('format')!r}, "
+                        f"this one reads {FORMAT_VERSION})")
+                if header.get("root") != os.path.realpath(root):
+                    raise CacheCorrupt("it belongs to another folder")
+                snapshot = decode(container, label)
+        except CacheCorrupt as exc:
+            return None, f"cache of {root} ignored and rebuilt: {exc}"
+        except OSError as exc:
+            return None, f"cache of {root} ignored: {exc.strerror or exc}"
+        with contextlib.suppress(OSError):  # still usable; only the recently-used order suffers
+            os.utime(path)
+        return snapshot, None
+
+    def write(self, root: Path, label: str, snapshot: RootSnapshot) -> int:
+        """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
+        self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        header = {
+            "format": FORMAT_VERSION, "root": os.path.realpath(root), "label": label,
+            "written": time.time(),
+            "entries": sum(len(file.entries or ()) for file in snapshot.files),
+            "files": len(snapshot.files),
+        }
+        size = write_container(self.file_for(root), header, encode(snapshot))
+        self.prune()
+        return size
+
+    def listing(self) -> list[CachedRootInfo]:
+        """Every cache file, most recently used first."""
+        found: list[CachedRootInfo] = []
+        for path in self._files():
+            try:
+                info = path.stat()
+            except OSError:
+                continue  # removed meanwhile
+            try:
+                with Container(path) as container:
+                    header = container.header
+                root = header.get("root")
+                entries = header.get("entries")
+                found.append(CachedRootInfo(
+                    path, info.st_size, info.st_mtime, root if isinstance(root, str) else None,
+                    entries if isinstance(entries, int) else 0,
+                    None if header.get("format") == FORMAT_VERSION else "another version"))
+            except CacheCorrupt as exc:
+                found.append(CachedRootInfo(path, info.st_size, info.st_mtime, None,
+                                            problem=str(exc)))
+        return sorted(found, key=lambda item: -item.used)
+
+    def clear(self) -> tuple[int, int]:
+        """Remove every cache file (and leftover temporary file): (files, bytes) removed."""
+        removed = freed = 0
+        for path in [*self._files(), *self._temporaries()]:
+            try:
+                size = path.stat().st_size
+                path.unlink()
+            except OSError:
+                continue
+            removed += 1
+            freed += size
+        return removed, freed
+
+    def prune(self) -> None:
+        """Keep the `keep` most recently used files; drop temporaries of writers that died."""
+        for item in self.listing()[self.keep:]:
+            item.file.unlink(missing_ok=True)
+        cutoff = time.time() - STALE_TEMPORARY_S
+        for path in self._temporaries():
+            try:
+                if path.stat().st_mtime < cutoff:
+                    path.unlink()
+            except OSError:
+                continue
+
+    def _files(self) -> list[Path]:
+        try:
+            return [path for path in self.folder.iterdir()
+                    if path.name.endswith(SUFFIX) and not path.name.startswith(".")]
+        except OSError:
+            return []
+
+    def _temporaries(self) -> list[Path]:
+        try:
+            return [path for path in self.folder.iterdir() if path.name.startswith(".tmp-")]
+        except OSError:
+            return []

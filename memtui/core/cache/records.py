@@ -1,0 +1,59 @@
+"""What is cached for one memory root: each file's stat and entries, and the word index.
+
+These are plain immutable values: the store hands out its records, the engine its index arrays,
+a writer thread encodes them (`core.cache.codec`), and a later start decodes them and seeds the
+store and the index with whatever still matches the disk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memtui.core.arrays import FloatArray
+from memtui.core.model import Entry
+from memtui.core.segment import Segment
+from memtui.core.walk import Signature
+
+FORMAT_VERSION = 1
+"""Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt."""
+
+
+@dataclass(frozen=True, slots=True)
+class CachedFile:
+    """One Markdown file as the store last saw it."""
+
+    path: str
+    """Root-relative POSIX path."""
+    signature: Signature
+    """(mtime_ns, size, inode) when it was read: the file is reused only if its stat still says
+    exactly this."""
+    digest: str | None
+    """Content hash, kept when the file had been modified so recently when it was read that a
+    rewrite of equal size within the same timestamp tick could hide behind an unchanged stat;
+    such a file is reused only if its content still hashes to this."""
+    entries: tuple[Entry, ...] | None
+    """Every entry of the file, in file order; None while it was left unread (a daily note
+    outside the date window)."""
+    count: int | None = None
+    """For an unread file, how many entries it holds, once counted (the date window's
+    'hidden' figure)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CachedIndex:
+    """The word index over a root's loaded entries, exactly as `build_main_segment` made it."""
+
+    slots: tuple[Entry, ...]
+    """The entry of each slot, in slot order (each one is also in its file's `entries`)."""
+    segment: Segment
+    lengths: FloatArray
+    """Token count per slot."""
+
+
+@dataclass(frozen=True, slots=True)
+class RootSnapshot:
+    """Everything cached for one root."""
+
+    files: tuple[CachedFile, ...]
+    index: CachedIndex | None
+    """None when the index was not cached with the files (it is then built as usual)."""

@@ -1,0 +1,178 @@
+"""Warm start: what the engine takes from the cache at load, and what it gives back to it.
+
+At load each root's cache seeds its Store (files whose stat still matches keep their cached
+entries; the rest are read). When every root's cached index is there, the index starts from it:
+the cached segments (joined when several roots are open) over the cached slots, then the files
+whose entries differ from the cached ones go through the same per-file update a file change
+takes during a session. A fresh load and a warm start therefore rank alike: scores depend on
+each entry's own postings and on whole-number totals, never on how the segments were laid out.
+
+Saving cuts the live index back into one clean segment per root (`segment_merge.renumbered`),
+without tokenizing again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from memtui.core.arrays import FloatArray, IntArray
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
+from memtui.core.index import COMPACT_MIN_DELTA, Index
+from memtui.core.model import Entry
+from memtui.core.segment import Segment
+from memtui.core.segment_merge import renumbered
+from memtui.core.store import Store
+
+
+def entry_order(entry: Entry) -> tuple[str, int, str]:
+    return entry.path, entry.line_start, entry.id
+
+
+def slot_order(stores: Sequence[Store]) -> list[Entry]:
+    """Every loaded entry in slot order: root by root, then by path and line."""
+    return [entry for store in stores
+            for entry in sorted(store.entries.values(), key=entry_order)]
+
+
+def read_seeds(
+    folder: CacheFolder, stores: Sequence[Store], warnings: list[str]
+) -> list[RootSnapshot | None]:
+    """Each root's cached snapshot (None: not cached, unusable, or caching refused)."""
+    seeds: list[RootSnapshot | None] = []
+    for store in stores:
+        refusal = folder.refusal(store.root)
+        snapshot, problem = (None, refusal) if refusal else folder.read(store.root, store.label)
+        if problem and problem not in warnings:
+            warnings.append(problem)
+        seeds.append(snapshot)
+    return seeds
+
+
+@dataclass(frozen=True, slots=True)
+class WarmIndex:
+    """The cached index of every root joined, and the files to update on top of it."""
+
+    slots: list[Entry]
+    segment: Segment
+    lengths: FloatArray
+    changes: dict[str, tuple[Entry, ...]]
+    """Qualified path -> its entries now, for every file whose entries differ from the cached."""
+
+
+def warm_index(stores: Sequence[Store], seeds: Sequence[RootSnapshot | None]) -> WarmIndex | None:
+    """The index to start from, or None when a root has no cached index or so much changed
+    that building afresh is cheaper than updating."""
+    indexes = [seed.index if seed is not None else None for seed in seeds]
+    if not stores or any(index is None for index in indexes):
+        return None
+    cached = [index for index in indexes if index is not None]
+    changes: dict[str, tuple[Entry, ...]] = {}
+    for store, index in zip(stores, cached, strict=True):
+        changes.update(_changed_files(store, index.slots))
+    total = sum(len(index.slots) for index in cached)
+    if sum(len(entries) for entries in changes.values()) > max(COMPACT_MIN_DELTA, total // 4):
+        return None
+    slots = [entry for index in cached for entry in index.slots]
+    if len(cached) == 1:
+        segment, lengths = cached[0].segment, cached[0].lengths
+    else:
+        parts: list[tuple[Segment, IntArray]] = []
+        base = 0
+        for index in cached:
+            count = len(index.slots)
+            parts.append((index.segment, np.arange(base, base + count, dtype=np.int64)))
+            base += count
+        segment = renumbered(parts, base)
+        lengths = np.concatenate([index.lengths for index in cached])
+    return WarmIndex(slots, segment, lengths, changes)
+
+
+def _changed_files(store: Store, cached_slots: Iterable[Entry]) -> dict[str, tuple[Entry, ...]]:
+    """Files whose loaded entries are not exactly the cached index's (qualified paths)."""
+    cached: dict[str, list[Entry]] = {}
+    for entry in cached_slots:
+        cached.setdefault(entry.path, []).append(entry)
+    now = {path: store.entries_in(path) for path in store.paths()}
+    prefix = f"{store.label}/" if store.label else ""
+    return {
+        prefix + path: now.get(path, ())
+        for path in cached.keys() | now.keys()
+        if tuple(cached.get(path, ())) != now.get(path, ())
+    }
+
+
+def install_warm(index: Index, warm: WarmIndex) -> None:
+    """Start `index` from the cached arrays, then update the files that changed."""
+    index.set_entries(warm.slots)
+    index.install_main(warm.segment, warm.lengths)
+    if warm.changes:
+        index.replace_paths(warm.changes)
+
+
+# --- saving --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class IndexState:
+    """What the index held at one moment (taken under the engine lock, used outside it)."""
+
+    entries: list[Entry]
+    alive: IntArray
+    lengths: FloatArray
+    main: Segment
+    delta: Segment
+    clean: bool
+    """One root, no dead slots, no delta: the main segment is the root's segment as is."""
+
+
+def index_state(index: Index, roots: int) -> IndexState | None:
+    """The index's arrays for saving, or None while it is not built."""
+    if not index.built:
+        return None
+    clean = (roots == 1 and index.main_size == index.slot_count == index.live_count
+             and not index.delta.words)
+    return IndexState(list(index.entries), np.flatnonzero(index.alive), index.lengths,
+                      index.main, index.delta, clean)
+
+
+def root_index(state: IndexState, label: str) -> CachedIndex:
+    """One root's part of the index as a clean segment over its entries in slot order."""
+    if state.clean:
+        return CachedIndex(tuple(state.entries), state.main, state.lengths)
+    live = [slot for slot in state.alive.tolist() if state.entries[slot].root == label]
+    live.sort(key=lambda slot: entry_order(state.entries[slot]))
+    mapping = np.full(len(state.entries), -1, dtype=np.int64)
+    mapping[np.asarray(live, dtype=np.int64)] = np.arange(len(live), dtype=np.int64)
+    segment = renumbered([(state.main, mapping), (state.delta, mapping)], len(live))
+    return CachedIndex(tuple(state.entries[slot] for slot in live), segment,
+                       state.lengths[np.asarray(live, dtype=np.int64)])
+
+
+def save_roots(
+    folder: CacheFolder, stores: Sequence[Store], records: Sequence[tuple[CachedFile, ...]],
+    state: IndexState | None,
+) -> tuple[list[RootSnapshot | None], int, list[str]]:
+    """Write each root's snapshot: (what each root's cache now holds, bytes written, problems)."""
+    saved: list[RootSnapshot | None] = []
+    written = 0
+    problems: list[str] = []
+    for store, files in zip(stores, records, strict=True):
+        refusal = folder.refusal(store.root)
+        if refusal:
+            problems.append(refusal)
+            saved.append(None)
+            continue
+        index = root_index(state, store.label) if state is not None else None
+        snapshot = RootSnapshot(files, index)
+        try:
+            written += folder.write(store.root, store.label, snapshot)
+        except (OSError, ValueError) as exc:
+            problems.append(f"could not write the cache of {store.root}: {exc}")
+            saved.append(None)
+            continue
+        saved.append(snapshot)
+    return saved, written, problems

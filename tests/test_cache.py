@@ -1,0 +1,161 @@
+"""The on-disk cache: a warm start equals a fresh load, file by file validation, the folder's
+rules (where, how many, never under a root), and a damaged cache is rebuilt, never trusted."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import layouts
+import pytest
+from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
+
+from memtui.core.cache.folder import CacheFolder, default_cache_folder
+from memtui.core.config import Config
+from memtui.core.engine import Engine
+
+
+def cache_file(root: Path) -> Path:
+    return CacheFolder().file_for(root)
+
+
+def test_a_warm_start_equals_a_fresh_load_with_the_index_ready_at_once(
+    memory_root: Path,
+) -> None:
+    cold = cached_engine(memory_root)
+    assert cold.cache_stale
+    assert cold.save_cache() > 0
+    assert not cold.cache_stale
+    assert cache_file(memory_root).is_file()
+    assert default_cache_folder() == Path(os.environ["XDG_CACHE_HOME"]) / "memtui"
+    warm = Engine(memory_root, Config(), today=TODAY, days=0, cache=CacheFolder())
+    warm.load_store()
+    assert warm.index_ready  # phase 2 has nothing left to build
+    warm.build_index()
+    assert not warm.cache_stale and warm.warnings == []
+    assert_same_engine(warm, fresh_engine(memory_root))
+
+
+def test_changed_new_and_deleted_files_are_read_again(memory_root: Path) -> None:
+    cached_engine(memory_root).save_cache()
+    daily = memory_root / "memory/2026-11-20.md"
+    daily.write_text(daily.read_text() + "\n## 22:00 — Deploy again\n\nDeployment of v2.2.\n")
+    (memory_root / "notes/loose.md").unlink()
+    (memory_root / "notes/new.md").write_text("# New\n\n## Invoice deploy\n\nInvoice run.\n")
+    warm = cached_engine(memory_root)
+    assert warm.cache_stale  # the changes are applied on top of the cached index
+    assert_same_engine(warm, fresh_engine(memory_root))
+    warm.save_cache()  # saved from a live index with a delta segment and dead slots
+    again = cached_engine(memory_root)
+    assert not again.cache_stale
+    assert_same_engine(again, fresh_engine(memory_root))
+
+
+def test_a_same_size_rewrite_in_the_same_tick_is_caught_by_the_content_digest(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "root"
+    note = root / "MEMORY.md"
+    root.mkdir()
+    note.write_text("## Deploy\n\nThe canary goes first.\n")
+    cached_engine(root).save_cache()
+    before = note.stat()
+    note.write_text("## Deploy\n\nThe ledger goes first.\n")  # same size, same inode
+    os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # same timestamp tick
+    after = note.stat()
+    assert (after.st_mtime_ns, after.st_size, after.st_ino) == (
+        before.st_mtime_ns, before.st_size, before.st_ino)
+    warm = cached_engine(root)
+    assert [hit.entry.body for hit in warm.search("ledger").hits] == ["The ledger goes first."]
+    assert_same_engine(warm, fresh_engine(root), ["ledger", "canary", ""])
+
+
+@pytest.mark.parametrize(("days", "today"), [(0, TODAY), (30, TODAY), (3, TODAY),
+                                             (30, TODAY.replace(day=28))])
+def test_another_window_or_day_than_the_cached_one(memory_root: Path, days: int,
+                                                   today: object) -> None:
+    cached_engine(memory_root, days=30).save_cache()
+    assert isinstance(today, type(TODAY))
+    warm = cached_engine(memory_root, days=days, today=today)
+    assert_same_engine(warm, fresh_engine(memory_root, days=days, today=today))
+
+
+def test_one_root_cache_serves_it_among_several_and_back(tmp_path: Path) -> None:
+    alpha, beta = tmp_path / "alpha", tmp_path / "beta"
+    layouts.openclaw(alpha)
+    layouts.memory_bank(beta)
+    cached_engine(alpha).save_cache()  # written with no label
+    several = cached_engine(alpha, beta)  # alpha relabelled; beta not cached yet
+    assert_same_engine(several, fresh_engine(alpha, beta))
+    several.save_cache()
+    warm = cached_engine(alpha, beta)
+    assert warm.index_ready and not warm.cache_stale
+    assert_same_engine(warm, fresh_engine(alpha, beta))
+    alone = cached_engine(beta)  # written with label "beta", read with none
+    assert_same_engine(alone, fresh_engine(beta))
+
+
+def test_the_cache_is_capped_to_the_most_recently_used_roots(tmp_path: Path) -> None:
+    folder = CacheFolder(keep=3)
+    roots = [tmp_path / f"root{number}" for number in range(4)]
+    for age, root in enumerate(roots[:3]):
+        layouts.openclaw(root)
+        cached_engine(root, cache=folder).save_cache()
+        os.utime(folder.file_for(root), (1_000_000 + age, 1_000_000 + age))  # 0 is the oldest
+    cached_engine(roots[0], cache=folder)  # reading root0 makes it the most recently used
+    layouts.openclaw(roots[3])
+    cached_engine(roots[3], cache=folder).save_cache()  # a fourth root: root1 has to go
+    kept = {item.root for item in folder.listing()}
+    assert kept == {os.path.realpath(roots[number]) for number in (0, 2, 3)}
+    assert folder.clear()[0] == 3 and folder.listing() == []
+
+
+def test_a_cache_folder_inside_the_root_is_never_written(tmp_path: Path) -> None:
+    root = tmp_path / "home"
+    layouts.openclaw(root)
+    folder = CacheFolder(root / ".cache" / "memtui")
+    engine = cached_engine(root, cache=folder)
+    assert engine.save_cache() == 0
+    assert not (root / ".cache").exists()
+    assert any("never writes there" in warning for warning in engine.warnings)
+    assert_same_engine(engine, fresh_engine(root))
+
+
+def test_an_unwritable_cache_folder_is_a_warning(tmp_path: Path, memory_root: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    engine = cached_engine(memory_root, cache=CacheFolder(blocker / "memtui"))
+    assert engine.save_cache() == 0
+    assert any("could not write the cache" in warning for warning in engine.warnings)
+
+
+def test_two_writers_and_a_reader_never_see_half_a_file(memory_root: Path) -> None:
+    """Two instances saving at once, a third starting meanwhile: every read is a whole file."""
+    engines = [cached_engine(memory_root) for _ in range(2)]
+    problems: list[str] = []
+    done = threading.Event()
+
+    def write(engine: Engine) -> None:
+        for _ in range(6):
+            engine._cache_dirty = True
+            engine.save_cache()
+
+    def read() -> None:
+        while not done.is_set():
+            _, problem = CacheFolder().read(memory_root, "")
+            if problem:
+                problems.append(problem)
+
+    reader = threading.Thread(target=read)
+    writers = [threading.Thread(target=write, args=(engine,)) for engine in engines]
+    reader.start()
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    reader.join()
+    assert problems == []
+    assert not [path for path in CacheFolder().folder.iterdir() if path.name.startswith(".tmp")]
+    assert_same_engine(cached_engine(memory_root), fresh_engine(memory_root))

@@ -1,0 +1,156 @@
+"""A damaged, truncated, foreign or malicious cache file is ignored (with a warning the
+warnings view shows), the load equals a fresh one, and the next save repairs the file. No cache
+content is ever executed: a pickled array is refused, not loaded."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cache_helpers import assert_same_engine, cached_engine, fresh_engine
+
+from memtui.core.cache.container import Container, Section, write_container
+from memtui.core.cache.folder import CacheFolder
+
+
+def sections_of(path: Path) -> tuple[dict[str, object], dict[str, bytes]]:
+    with Container(path) as container:
+        header = {key: value for key, value in container.header.items() if key != "sections"}
+        names = [name for name, *_ in container.header["sections"]]
+        return header, {name: container.raw(name) for name in names}
+
+
+def rewritten(header_change: dict[str, object] | None = None,
+              section: str | None = None, data: bytes = b"") -> Callable[[Path], None]:
+    """A damage made by rewriting the file with valid checksums (what a CRC cannot catch)."""
+
+    def damage(path: Path) -> None:
+        header, sections = sections_of(path)
+        if section is not None:
+            sections[section] = data
+        write_container(path, {**header, **(header_change or {})},
+                        [Section(name, [raw]) for name, raw in sections.items()])
+
+    return damage
+
+
+def npy(array: np.ndarray, *, allow_pickle: bool = False) -> bytes:
+    buffer = io.BytesIO()
+    np.lib.format.write_array(buffer, array, allow_pickle=allow_pickle)
+    return buffer.getvalue()
+
+
+class Exploit:
+    """Unpickling this would create a file: proof that nothing was unpickled."""
+
+    marker = Path()
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Path.touch, (str(self.marker),))
+
+
+def dropped(section: str) -> Callable[[Path], None]:
+    def damage(path: Path) -> None:
+        header, sections = sections_of(path)
+        del sections[section]
+        write_container(path, header, [Section(name, [raw]) for name, raw in sections.items()])
+
+    return damage
+
+
+def number_for_an_id(path: Path) -> None:
+    """The right number of entry rows, the first one's id a number instead of text."""
+    _, sections = sections_of(path)
+    rows = json.loads(sections["entries"])
+    rows[0][0] = 5
+    rewritten(section="entries", data=json.dumps(rows).encode())(path)
+
+
+def truncated(keep: float) -> Callable[[Path], None]:
+    def damage(path: Path) -> None:
+        data = path.read_bytes()
+        path.write_bytes(data[: int(len(data) * keep)])
+
+    return damage
+
+
+def flipped(section: str) -> Callable[[Path], None]:
+    def damage(path: Path) -> None:
+        with Container(path) as container:
+            offset, count, _ = container._sections[section]
+        data = bytearray(path.read_bytes())
+        data[offset + count // 2] ^= 0x20
+        path.write_bytes(bytes(data))
+
+    return damage
+
+
+def replaced(content: bytes) -> Callable[[Path], None]:
+    return lambda path: path.write_bytes(content)
+
+
+def a_folder(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+DAMAGES: dict[str, Callable[[Path], None]] = {
+    "empty file": replaced(b""),
+    "garbage": replaced(b"\x89PNG\r\n" + bytes(range(256)) * 40),
+    "truncated to the magic": truncated(0.0001),
+    "truncated in the middle": truncated(0.5),
+    "trailer cut off": truncated(0.999),
+    "a flipped byte in the bodies": flipped("bodies"),
+    "a flipped byte in the postings": flipped("docs"),
+    "a flipped byte in the entries": flipped("entries"),
+    "a flipped byte in the file records": flipped("files"),
+    "another format version": rewritten({"format": 999}),
+    "another folder's cache": rewritten({"root": "/somewhere/else"}),
+    "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
+    "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
+    "an id that is a number": number_for_an_id,
+    "file records that do not match the entries": rewritten(
+        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, None, 1, None]]).encode()),
+    "postings past the slots": rewritten(section="docs",
+                                         data=npy(np.full(4, 10**6, dtype=np.int32))),
+    "an unsorted vocabulary": rewritten(section="words", data=b'["b","a"]'),
+    "a float array for the pointers": rewritten(section="ptr", data=npy(np.zeros(3))),
+    "an empty array section": rewritten(section="lengths", data=b""),
+    "a missing section": dropped("body_ends"),
+    "a cache file that is a folder": a_folder,
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_damaged_cache_is_ignored_reported_and_rebuilt(
+    memory_root: Path, damage: Callable[[Path], None]
+) -> None:
+    cached_engine(memory_root).save_cache()
+    path = CacheFolder().file_for(memory_root)
+    damage(path)
+    warm = cached_engine(memory_root)
+    assert len(warm.warnings) == 1 and "ignored" in warm.warnings[0]
+    assert_same_engine(warm, fresh_engine(memory_root))
+    if path.is_dir():
+        path.rmdir()
+    assert warm.cache_stale
+    warm.save_cache()
+    repaired = cached_engine(memory_root)
+    assert repaired.warnings == [] and not repaired.cache_stale
+    assert_same_engine(repaired, fresh_engine(memory_root))
+
+
+def test_a_pickled_array_is_refused_never_unpickled(memory_root: Path, tmp_path: Path) -> None:
+    Exploit.marker = tmp_path / "pwned"
+    cached_engine(memory_root).save_cache()
+    path = CacheFolder().file_for(memory_root)
+    payload = np.array([Exploit()], dtype=object)
+    rewritten(section="lengths", data=npy(payload, allow_pickle=True))(path)
+    warm = cached_engine(memory_root)
+    assert not Exploit.marker.exists()
+    assert "unexpected array" in warm.warnings[0]
+    assert_same_engine(warm, fresh_engine(memory_root))
