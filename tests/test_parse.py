@@ -486,3 +486,38 @@ def test_an_impossible_date_in_the_file_name_is_a_warning(name: str) -> None:
 def test_a_real_date_in_the_file_name_warns_nothing() -> None:
     (entry,) = parse_file("memory/2026-02-28.md", "## Note\nbody\n")
     assert entry.date is not None and entry.warnings == ()
+
+
+TABLE = "| Claim | Verdict |\n|---|:---:|\n| fast | yes |\n"
+
+
+@pytest.mark.parametrize(("before", "title"), [
+    (TABLE, "Prose after the table"),
+    ("| | |\n|---|---|\n| **a** | b |\n", "Prose after the table"),
+    ("Claim | Verdict\n--- | ---\nfast | yes\n", "Prose after the table"),
+    ("---\n\n* * *\n", "Prose after the table"),
+    ("```sh\nmake deploy\n```\n", "Prose after the table"),
+    ("", "Prose after the table"),
+])
+def test_a_derived_title_is_never_a_table_row_a_rule_or_code(before: str, title: str) -> None:
+    entries = parse("2026-11-20.md", f"{before}\nProse after the table.\n")
+    assert entries[0].title == title + "."
+
+
+def test_duplicate_headings_are_told_apart_by_prose_not_by_a_table() -> None:
+    text = f"## Verdict\n\n{TABLE}\n**SEALED** — patch first.\n\n## Verdict\n\n{TABLE}\nLater.\n"
+    assert [e.title for e in parse("n.md", text)] == [
+        "Verdict — SEALED — patch first.", "Verdict — Later.",
+    ]
+
+
+@pytest.mark.parametrize(("line", "title"), [
+    ("**Bold** start, then *italic* and _under_ words", "Bold start, then italic and under words"),
+    ("- [x] `__init__` and `snake_case` stay", "[x] `__init__` and `snake_case` stay"),
+    ("> quoted **fact**", "quoted fact"),
+    ("1. my_var_name is not emphasis", "my_var_name is not emphasis"),
+    ("`code` first", "`code` first"),
+    ("-5 degrees outside", "-5 degrees outside"),
+])
+def test_derived_titles_drop_markers_but_keep_code_and_words(line: str, title: str) -> None:
+    assert parse("2026-11-20.md", f"{line}\n\nmore\n")[0].title == title

@@ -81,7 +81,17 @@ _TIME_LINE = re.compile(
     r"([01]?\d|2[0-3]):([0-5]\d)"
 )
 _BRACKET = re.compile(r"\[(\d{4})-(\d{2})-(\d{2})(?:[ T]([01]?\d|2[0-3]):([0-5]\d))?[^\]\n]*\]?")
-_TITLE_NOISE = re.compile(r"^(?:[#>*+\-_`\\\s]|\d+[.)]\s)+|[*_`]+$")
+_TITLE_MARKERS = re.compile(r"^(?:[#>\\\s]|[-*+](?=\s)|\d+[.)]\s)+")
+"""Block markers before a derived title: headings, quotes, bullets, numbers, escapes."""
+_EMPHASIS = re.compile(
+    r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])"
+    r"|(?<![_\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![_\w])"
+)
+"""Bold and italic pairs, unwrapped in a derived title (`**SEALED** — …` → `SEALED — …`).
+Backticks stay: `code` is shown as code."""
+_CODE_SPAN = re.compile(r"(`+[^`]*`+)")
+_RULE_LINE = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
+_TABLE_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
 _DAILY_DASH = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-_.]([\w.-]*))?")
 _DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-]([\w.-]*))?")
 _DAILY_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
@@ -273,10 +283,46 @@ def _is_blank(line: str) -> bool:
     return not line.strip()
 
 
+def _clean_title(line: str) -> str:
+    """A line as a title: block markers dropped, bold and italic unwrapped, stray `*`/`_`
+    at the ends trimmed (backticks kept, for the UI to show as code)."""
+    pieces = _CODE_SPAN.split(_TITLE_MARKERS.sub("", line))
+    unwrapped = "".join(  # odd pieces are code spans, left as they are
+        piece if index % 2 else _EMPHASIS.sub(lambda m: m[2] or m[3] or m[4], piece)
+        for index, piece in enumerate(pieces)
+    )
+    return unwrapped.strip().strip("*_").strip()
+
+
+def _is_table_line(lines: list[str], index: int, end: int) -> bool:
+    """A Markdown table's row or delimiter (`| a | b |`, `|---|:--|`, or a header row without
+    outer pipes that a delimiter row follows)."""
+    line = lines[index]
+    if "|" not in line and "-" not in line:
+        return False
+    stripped = line.strip()
+    if stripped.startswith("|") or ("|" in stripped and _TABLE_DELIMITER.fullmatch(stripped)):
+        return True
+    following = lines[index + 1] if index < end else ""
+    return "|" in stripped and "|" in following and bool(_TABLE_DELIMITER.fullmatch(following))
+
+
 def _derived_title(lines: list[str], start: int, end: int) -> str:
-    """A title for a heading-less block: its first content line, without Markdown markers."""
+    """A title for a heading-less block: its first line of prose, without Markdown markers.
+
+    Never a table row, a rule, a code fence or the code inside one: those say nothing as a
+    title (`Verdict — | | |`), so the first prose words after them are used instead.
+    """
+    fenced = table = False
     for index in range(start, min(end, start + 50) + 1):
-        cleaned = _TITLE_NOISE.sub("", lines[index]).strip()
+        line = lines[index]
+        if _FENCE_OPEN.fullmatch(line):
+            fenced = not fenced
+            continue
+        table = ("|" in line and table) or _is_table_line(lines, index, end)
+        if fenced or table or _RULE_LINE.fullmatch(line):
+            continue
+        cleaned = _clean_title(line)
         if cleaned:
             if len(cleaned) > MAX_DERIVED_TITLE_CHARS:
                 cleaned = cleaned[: MAX_DERIVED_TITLE_CHARS - 1] + "…"
@@ -522,7 +568,7 @@ class _FileParser:
             match = _BRACKET.match(self.lines[line])
             stamp = match.group() if match else self.lines[line][:40]
             rest = self.lines[line][len(stamp) :]
-            text = _TITLE_NOISE.sub("", rest).strip() or stamp
+            text = _clean_title(rest) or stamp
             if len(text) > MAX_DERIVED_TITLE_CHARS:
                 text = text[: MAX_DERIVED_TITLE_CHARS - 1] + "…"
             segments.append(_Segment(line, line, end, (*title_path, stamp), text, bracket=match))
