@@ -1,5 +1,5 @@
-"""Command line entry point: the TUI by default; `rank`, `list`, `bench`, `roots` and `health`
-headless.
+"""Command line entry point: the TUI by default, or as a picker (`pick`); `rank`, `list`,
+`bench`, `roots` and `health` headless.
 
 Exit codes: 0 results, 1 no results, 2 usage or input error (message on stderr).
 The top layer: it parses arguments and hands them to `memtui.commands`. Each command is
@@ -22,7 +22,7 @@ from memtui.errors import UsageError
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-SUBCOMMANDS = ("rank", "list", "bench", "roots", "health")
+SUBCOMMANDS = ("rank", "list", "bench", "roots", "health", "pick")
 
 
 class Parser(argparse.ArgumentParser):
@@ -74,17 +74,24 @@ def add_common(parser: argparse.ArgumentParser, *, several: bool = True) -> None
     parser.add_argument("--demo", action="store_true", help="use the bundled demo memory")
 
 
+def add_app_options(parser: argparse.ArgumentParser) -> None:
+    """What the app takes besides the memory folders (`memtui` and `memtui pick`)."""
+    parser.add_argument("--query", "-q", default="", help="start with this query")
+    parser.add_argument("--theme", default=None, help="theme name")
+    parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="read every file again and write no cache (see `memtui cache`)")
+
+
 def build_tui_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
         epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench | memtui roots "
-        "| memtui health (see --help)",
+        "| memtui health | memtui pick (see --help)",
     )
     add_common(parser)
-    parser.add_argument("--query", "-q", default="", help="start with this query")
-    parser.add_argument("--theme", default=None, help="theme name")
-    parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
+    add_app_options(parser)
     parser.add_argument("--version", action="version", version=f"memtui {__version__}")
     return parser
 
@@ -126,6 +133,31 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         add_common(parser)
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+    elif command == "pick":
+        parser.description = (
+            "The TUI as a picker: space marks entries, enter prints the marked ones (or the "
+            "selected one) to stdout and exits 0; esc or ctrl+c prints nothing and exits 1. "
+            "The app draws on stderr, so `memtui pick > out.md` and \"$(memtui pick)\" work."
+        )
+        add_common(parser)
+        add_app_options(parser)
+        parser.add_argument(
+            "--format", choices=("cite", "md", "json"), default="md",
+            help="cite: path:start–end per line; md: each entry quoted under its citation "
+            "(default); json: rank --json's result fields",
+        )
+        parser.add_argument(
+            "--multi", action="store_true",
+            help="with nothing marked, enter prints every result of the query, not the "
+            "selected one",
+        )
+    elif command == "cache":
+        parser.description = (
+            "What the start-up cache in $XDG_CACHE_HOME/memtui/ holds: the memory folders, "
+            "their size. Removing it is safe; the next start rebuilds it."
+        )
+        parser.add_argument("--clear", action="store_true", help="remove every cache file")
+        parser.add_argument("--json", action="store_true", help="machine-readable output")
     elif command == "roots":
         parser.description = (
             "List the memory folders memtui finds from here, closest first (what it would open)."
@@ -156,6 +188,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from memtui.commands.health import run_health
 
                 return run_health(args)
+            if command == "pick":
+                from memtui.commands.pick import run_pick
+
+                return run_pick(args)
+            if command == "cache":
+                from memtui.commands.cache import run_cache
+
+                return run_cache(args)
             if command == "roots":
                 from memtui.commands.roots import run_roots
 

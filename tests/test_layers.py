@@ -36,6 +36,7 @@ LAZY_IMPORTS = {
     ("memtui.cli", "memtui.commands.roots"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.health"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.tui"): "headless commands never load Textual",
+    ("memtui.cli", "memtui.commands.pick"): "headless commands never load Textual",
     ("memtui.commands.bench", "memtui.bench.tui"): "bench loads Textual only for --tui",
 }
 

@@ -259,13 +259,13 @@ async def test_copy_citation_uses_the_clipboard() -> None:
         screen = await wait_loaded(pilot, app)
         await type_query(pilot, app, "deploy")
         await pilot.press("enter", "Y")
-        await pilot.pause()
         assert screen.result is not None
         top = screen.result.hits[0].entry
-        assert app.clipboard == f"{top.path}:{top.line_start}"
+        cited = f"{top.path}:{top.line_start}–{top.line_end}"
+        await wait_until(pilot, lambda: app.clipboard == cited)
         await pilot.press("y")
-        await pilot.pause()
-        assert top.title in app.clipboard or top.body[:20] in app.clipboard
+        await wait_until(pilot, lambda: app.clipboard.startswith(cited + " ("))
+        assert f"> {'#' * len(top.heading_path)} {top.title}" in app.clipboard
 
 
 async def test_no_memory_folder_offers_the_demo(tmp_path: Path,

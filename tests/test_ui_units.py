@@ -212,9 +212,9 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
     rendered: list[int] = []
     original = ResultsList.row_segments
 
-    def counting(self: ResultsList, hit: object, width: int, *, cursor: bool) -> object:
+    def counting(self: ResultsList, hit: object, width: int, **options: bool | None) -> object:
         rendered.append(1)
-        return original(self, hit, width, cursor=cursor)  # type: ignore[arg-type]
+        return original(self, hit, width, **options)  # type: ignore[arg-type]
 
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:

@@ -7,6 +7,7 @@ file text can never forge or break them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from memtui.core.engine import Engine
@@ -134,8 +135,29 @@ def explanation_dict(explanation: Explanation) -> dict[str, Any]:
     }
 
 
-def hit_excerpt(hit: Hit, body: str) -> str:
-    return excerpt(body, matched_tokens(hit.explanation))
+def result_item(engine: Engine, entry: Entry, hit: Hit | None, show: Callable[[str], str], *,
+                explain: bool = False) -> dict[str, Any]:
+    """One `results[]` object of `rank --json`, also what `pick --format json` prints per entry.
+
+    `hit` is None for an entry the current query does not rank (a pick can hold entries marked
+    under an earlier query): its rank and score are null and its excerpt is the body's start.
+    `show` is the secret masker.
+    """
+    item: dict[str, Any] = {
+        "rank": hit.rank if hit else None,
+        "score": round(hit.score, 6) if hit else None,
+        **root_fields(engine, entry),
+        "path": undecodable_bytes_visible(entry.path),
+        "line_start": entry.line_start,
+        "line_end": entry.line_end,
+        "title": one_line(show(entry.title), 300),
+        "date": entry_date(entry),
+        "source": entry.source.value,
+        "excerpt": excerpt(show(entry.body), matched_tokens(hit.explanation) if hit else set()),
+    }
+    if explain and hit:
+        item["explanation"] = explanation_dict(hit.explanation)
+    return item
 
 
 def root_fields(engine: Engine, entry: Entry) -> dict[str, str]:

@@ -15,17 +15,16 @@ from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import (
     entry_date,
     excerpt,
-    explanation_dict,
     explanation_lines,
     matched_tokens,
-    root_fields,
+    result_item,
     roots_payload,
     used_note,
 )
 from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.query import QueryError, parse_query
-from memtui.core.sanitize import one_line, undecodable_bytes_visible
+from memtui.core.sanitize import one_line
 from memtui.errors import UsageError
 
 
@@ -62,30 +61,13 @@ def _hit_excerpt(hit: Hit, show: Any) -> str:
 
 
 def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
-    results = []
-    for hit in result.hits:
-        entry = hit.entry
-        item: dict[str, Any] = {
-            "rank": hit.rank,
-            "score": round(hit.score, 6),
-            **root_fields(engine, entry),
-            "path": undecodable_bytes_visible(entry.path),
-            "line_start": entry.line_start,
-            "line_end": entry.line_end,
-            "title": one_line(show(entry.title), 300),
-            "date": entry_date(entry),
-            "source": entry.source.value,
-            "excerpt": _hit_excerpt(hit, show),
-        }
-        if explain:
-            item["explanation"] = explanation_dict(hit.explanation)
-        results.append(item)
     return {
         "query": result.query,
         "roots": roots_payload(engine),
         "total_matches": result.total_matches,
         "elapsed_ms": round(result.elapsed_ms, 3),
-        "results": results,
+        "results": [result_item(engine, hit.entry, hit, show, explain=explain)
+                    for hit in result.hits],
         "unmatched_terms": list(result.unmatched_terms),
         "suggestions": list(result.suggestions),
         "hidden_by_window": result.hidden_by_window,

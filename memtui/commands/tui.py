@@ -6,14 +6,16 @@ import argparse
 
 from memtui.commands.common import startup_from_args
 from memtui.core.sanitize import one_line
-from memtui.ui.app import AppOptions, MemtuiApp
+from memtui.ui.app import AppOptions, HandOffMode, MemtuiApp
 
 MAX_QUERY_CHARS = 1000
 """A `-q` longer than this is cut; the box is one line, and ESC or BEL in it is made visible."""
 
 
-def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> MemtuiApp:
-    """The app for parsed `memtui` arguments (`deterministic`: no blink, timings or watcher)."""
+def create_app(args: argparse.Namespace, *, deterministic: bool = False,
+               hand_off: HandOffMode = "") -> MemtuiApp:
+    """The app for parsed `memtui` arguments (`deterministic`: no blink, timings or watcher;
+    `hand_off`: the picker of `memtui pick`)."""
     options = AppOptions.from_startup(
         startup_from_args(args),
         query=one_line(args.query, MAX_QUERY_CHARS),
@@ -21,6 +23,7 @@ def create_app(args: argparse.Namespace, *, deterministic: bool = False) -> Memt
         watch=not args.no_watch,
         deterministic=deterministic,
     )
+    options.hand_off = hand_off
     return MemtuiApp(options)
 
 

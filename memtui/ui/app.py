@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from textual import on, work
 from textual._path import CSSPathType
@@ -32,7 +32,7 @@ from memtui.core.config_file import (
     save_settings,
 )
 from memtui.core.roots import MemoryRoot, folder_label
-from memtui.core.sanitize import one_line
+from memtui.core.sanitize import one_line, visible
 from memtui.core.secrets import mask_secrets
 from memtui.core.watch import RootWatcher
 from memtui.core.watch_roots import RootsWatcher
@@ -46,6 +46,12 @@ from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, reada
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
+    from memtui.ui.handoff import HandOff
+
+HandOffMode = Literal["", "selected", "all"]
+"""What `memtui pick` hands on when nothing is marked ("": not a picker)."""
+
+
 
 @dataclass
 class AppOptions:
@@ -77,6 +83,11 @@ class AppOptions:
     """What discovery found (no ROOT given): the start screen's picker lists them."""
     pick: bool = False
     """Several candidates and no choice yet: start on the picker."""
+    hand_off: HandOffMode = ""
+    """`memtui pick`: enter ends the app handing on the marked entries (`MemtuiApp.handed_off`)
+    or, with none marked, the selected one ("selected") or every result ("all"); esc or ctrl+c
+    ends it handing on nothing. "": the usual app."""
+
 
     @classmethod
     def from_startup(
@@ -161,6 +172,8 @@ class MemtuiApp(App[int]):
         self.changes_applied = 0
         self.watcher: RootWatcher | RootsWatcher | None = None
         self.theme_warnings: list[str] = []
+        self.handed_off: HandOff | None = None
+        """What `memtui pick` prints once the app has ended (None: nothing was picked)."""
         self._theme_ready = False
         self._mask_cache: dict[str, tuple[str, int]] = {}
         if options.deterministic:
@@ -255,6 +268,18 @@ class MemtuiApp(App[int]):
         self.last_paint_ms = (now - requested_at) * 1000
 
     # --- shared helpers -----------------------------------------------------------------------
+
+    def hand_off(self, picked: HandOff) -> None:
+        """`memtui pick`: end with these entries for the command to print."""
+        self.handed_off = picked
+        self.exit()
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """Every copy passes here, made visible first: the OSC 52 payload can then hold no
+        escape sequence (pasted into a terminal, it would run) and no undecodable file-name byte
+        (which cannot be encoded and crashed the copy); they read as in the UI."""
+        super().copy_to_clipboard(visible(text))
+
 
     def mask(self, text: str, *, revealed: bool) -> tuple[str, int]:
         """The text to show (secrets masked unless revealed) and how many secrets it holds."""
@@ -356,8 +381,11 @@ PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Search", "Focus the query box (/)", "focus_query"),
     ("Results", "Focus the results list (enter)", "focus_results"),
     ("Open in editor", "Open $EDITOR at the selected entry's line (e)", "edit"),
-    ("Copy entry", "Copy the selected entry's text (y)", "copy_entry"),
-    ("Copy citation", "Copy path:line of the selected entry (Y)", "copy_citation"),
+    ("Open file", "The selected entry's whole file, read-only, scrolled to it (o)", "open_file"),
+    ("Copy entry", "Copy the marked entries (else the selected one) as Markdown quotes under "
+     "their citations (y)", "copy_entry"),
+    ("Copy citation", "Copy path:start–end of the marked entries (else the selected one) (Y)",
+     "copy_citation"),
     ("Boost file", "Boost the selected entry's file for this session (+)", "boost(1)"),
     ("Penalise file", "Penalise the selected entry's file for this session (-)", "boost(-1)"),
     ("Clear file boost", "Remove the session boost of the selected entry's file (0)",

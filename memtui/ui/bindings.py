@@ -1,7 +1,7 @@
 """The main screen's key tables, in one leaf module so the help screen can list them without
 importing the screen (widgets keep their own tables: `QueryInput`, `ResultsList`, `EntryView`).
 
-Every binding has an id: `[keymap]` in the config file remaps keys by it (`pane.edit = "o"`).
+Every binding has an id: `[keymap]` in the config file remaps keys by it (`pane.edit = "E"`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 PANE_BINDINGS: list[BindingType] = [
     Binding("slash", "screen.focus_query", "Search", id="pane.focus_query"),
     Binding("e", "screen.edit", "Edit", id="pane.edit"),
+    Binding("o", "screen.open_file", "Open", show=False, id="pane.open_file"),
     Binding("y", "screen.copy_entry", "Copy", id="pane.copy_entry"),
     Binding("Y", "screen.copy_citation", "Cite", show=False, id="pane.copy_citation"),
     Binding("plus,equals_sign", "screen.boost(1)", "Boost", key_display="+", id="pane.boost"),
@@ -37,3 +38,11 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("f2", "next_theme", "Theme", show=False, id="next_theme"),
 ]
 """The main screen's own keys: active everywhere on it, the query box included."""
+
+PICK_BINDINGS: list[BindingType] = [
+    Binding("enter", "pick", "Hand off", priority=True, id="pick.accept"),
+    Binding("ctrl+c", "cancel_pick", "Cancel", show=False, priority=True, id="pick.cancel"),
+]
+"""`memtui pick` only (the screen disables them otherwise): enter anywhere on the main screen
+prints the marked entries, or the selected one, and ends; ctrl+c, like esc, ends printing
+nothing. Priority, so the query box and the results do not take enter first."""

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from memtui.core.roots import MemoryRoot
     from memtui.core.survey import Survey
     from memtui.startup import Candidate
+    from memtui.ui.handoff import Picked, Purpose
 
 
 class EngineLoaded(Message, bubble=False):
@@ -80,6 +81,33 @@ class ChangesApplied(Message, bubble=False):
     def __init__(self, changes: ChangeSet) -> None:
         super().__init__()
         self.changes = changes
+
+
+class HandOffResolved(Message, bubble=False):
+    """The marked (or selected) entries as loaded now, for `purpose`; `text` is what to copy
+    (empty for a pick) with `masked` secrets masked; `gone` the ids that are no longer loaded."""
+
+    def __init__(self, purpose: Purpose, picked: tuple[Picked, ...], gone: tuple[str, ...],
+                 text: str, masked: int) -> None:
+        super().__init__()
+        self.purpose = purpose
+        self.picked = picked
+        self.gone = gone
+        self.text = text
+        self.masked = masked
+
+
+class FileRead(Message, bubble=False):
+    """The file viewer's worker read its file: the lines (empty when it could not, `notes` say
+    why), the widest line in cells, decoding and size notes, and how many secrets it masked."""
+
+    def __init__(self, lines: list[str], widest: int, notes: tuple[str, ...],
+                 masked: int) -> None:
+        super().__init__()
+        self.lines = lines
+        self.widest = widest
+        self.notes = notes
+        self.masked = masked
 
 
 class WindowChanged(Message, bubble=False):

@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
+from memtui.core.cite import date_label
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
@@ -31,14 +32,8 @@ BAR_CELLS = 8
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-def entry_date(entry: Entry) -> str:
-    """ISO date (and HH:MM when known), or 'undated'."""
-    if entry.date is None:
-        return "undated"
-    if entry.time is not None:
-        return f"{entry.date.isoformat()} {entry.time.strftime('%H:%M')}"
-    return entry.date.isoformat()
-
+entry_date = date_label
+"""ISO date (and HH:MM when known), or 'undated': the same words as a citation line."""
 
 _TIME_ONLY = re.compile(
     r"^\s*(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?\s*$"
@@ -63,10 +58,6 @@ def display_title(entry: Entry) -> str:
         if words:
             return f"{clock} · {one_line(words, SNIPPET_CHARS)}"
     return clock
-
-
-def citation(entry: Entry) -> str:
-    return f"{entry.path}:{entry.line_start}"
 
 
 def line_range(entry: Entry) -> str:

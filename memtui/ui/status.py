@@ -41,13 +41,16 @@ def title_line(root_label: str) -> Content:
 
 
 def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool, hidden: int,
-               mode: WatchMode) -> Content:
-    """The top bar's right: entries, date window, skipped files and the watcher's state.
+               mode: WatchMode, marked: int = 0) -> Content:
+    """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
     `entries` is None until the engine has loaded (then only the watcher's state shows);
-    `days` is the configured window (0: every date), `window_all` whether the user lifted it.
+    `days` is the configured window (0: every date), `window_all` whether the user lifted it;
+    `marked` how many entries are marked to hand on.
     """
     parts: list[str | tuple[str, str]] = []
+    if marked:
+        parts += [(f"{marked:,} marked", "bold $accent"), SEPARATOR]
     if entries is not None:
         shown_days = 0 if window_all else days
         parts += [(f"{entries:,} entries", ""), SEPARATOR,

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -33,16 +34,26 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
-from memtui.core.model import RankResult
+from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.query import QueryError
 from memtui.core.sanitize import one_line
 from memtui.core.watch import WatchMode
 from memtui.core.watch_roots import watch_roots
 from memtui.ui import messages, render, status, widths
-from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor
+from memtui.ui.handoff import (
+    HandOff,
+    Purpose,
+    cited_path,
+    copied_notice,
+    copy_text,
+    resolve,
+    unmarked_notice,
+)
 from memtui.ui.heap import settle_heap
 from memtui.ui.screens.breakdown import BreakdownScreen
+from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.warnings import WarningsScreen
@@ -76,7 +87,7 @@ class MainScreen(Screen[None]):
     """Query on top, results left, entry and breakdown right."""
 
     AUTO_FOCUS = "#query"
-    BINDINGS: ClassVar[list[BindingType]] = MAIN_BINDINGS
+    BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS, *PICK_BINDINGS]
 
     def __init__(self) -> None:
         super().__init__()
@@ -91,6 +102,8 @@ class MainScreen(Screen[None]):
         self.engine_loading = True
         self.query_error = False
         self._search_started = 0.0
+        self._waiting_hand_off: Purpose | None = None
+        """A copy or pick asked for while `ctrl+a` was still marking."""
         self._heap_unsettled = False
         """New long-lived data (a load, applied changes): settle the heap after the next paint."""
 
@@ -133,6 +146,7 @@ class MainScreen(Screen[None]):
         self.query_one("#left").border_title = Content("results")
         self.query_one("#banner").display = False
         self.query_one("#empty").display = False
+        self.query_one(ResultsList).always_gutter = bool(self.memtui.options.hand_off)
         self._paint_chrome()
         self._set_status(status.LOADING)
         self.load_engine()
@@ -291,6 +305,7 @@ class MainScreen(Screen[None]):
             window_all=self.window_all,
             hidden=self.result.hidden_by_window if self.result else 0,
             mode=self.watcher_mode if options.watch else WatchMode.OFF,
+            marked=len(self.query_one(ResultsList).marks),
         )
         self.query_one("#app-status", Static).update(line, layout=False)
 
@@ -371,6 +386,7 @@ class MainScreen(Screen[None]):
         notice = status.change_notice(changes)
         if notice:
             self.app.notify(notice, timeout=3, markup=False)
+        self._unmark(changes.removed - changes.added)
         self._paint_chrome()
         self.request_search(keep_selection=True)
 
@@ -398,6 +414,9 @@ class MainScreen(Screen[None]):
             results.focus()
 
     def action_escape(self) -> None:
+        if self.memtui.options.hand_off:  # `memtui pick`: esc ends, printing nothing
+            self.app.exit()
+            return
         query_input = self.query_one(QueryInput)
         if self.focused is query_input and query_input.value:
             query_input.value = ""
@@ -418,26 +437,104 @@ class MainScreen(Screen[None]):
         if open_editor(self.app, path, hit.entry.line_start):
             self.apply_paths([path])  # the file was probably edited: reload it now
 
-    def action_copy_entry(self) -> None:
-        hit = self.pane.hit
-        if hit is None:
+    # --- handing on: copy, pick -------------------------------------------------------------
+
+    def _chosen_ids(self) -> list[str]:
+        """The marked entries in marking order, else the selected one (else nothing)."""
+        marks = self.query_one(ResultsList).marks
+        if marks:
+            return marks.ids
+        return [self.pane.hit.entry.id] if self.pane.hit is not None else []
+
+    def action_open_file(self) -> None:
+        """`o`: the entry's whole file around it, read-only."""
+        hit, engine = self.pane.hit, self.engine
+        if hit is None or engine is None:
             self.app.bell()
             return
-        revealed = self.pane.revealed
-        text, masked = self.memtui.mask(render.entry_text(hit.entry, limit=None),
-                                        revealed=revealed)
-        self.app.copy_to_clipboard(text)
-        suffix = f" ({masked} secrets masked)" if masked and not revealed else ""
-        self.app.notify(f"Copied the entry{suffix}", timeout=2, markup=False)
+        mask = self.memtui.options.config.mask_secrets and not self.pane.revealed
+        self.app.push_screen(FileViewScreen(
+            engine.root_of(hit.entry).path, hit.entry, cited_path(engine, hit.entry),
+            render.match_pattern(hit.explanation.terms), mask=mask))
+
+    def action_copy_entry(self) -> None:
+        self._hand_off_chosen(Purpose.MARKDOWN)
 
     def action_copy_citation(self) -> None:
-        hit = self.pane.hit
-        if hit is None:
+        self._hand_off_chosen(Purpose.CITATIONS)
+
+    def copy_entry(self, entry: Entry) -> None:
+        """`y` in the health view: that entry quoted under its citation."""
+        self._hand_off(Purpose.MARKDOWN, [entry.id])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("pick", "cancel_pick"):
+            return bool(self.memtui.options.hand_off)  # keys of `memtui pick` only
+        return True
+
+    def action_pick(self) -> None:
+        self._hand_off_chosen(Purpose.PICK)
+
+    def _hand_off_chosen(self, purpose: Purpose) -> None:
+        """Hand on the marked entries, else the selected one (`pick --multi`: every result);
+        after `ctrl+a` has finished marking, if it is still at it."""
+        results = self.query_one(ResultsList)
+        if results.collecting:
+            self._waiting_hand_off = purpose
+            return
+        every = (purpose is Purpose.PICK and self.memtui.options.hand_off == "all"
+                 and not results.marks)
+        self._hand_off(purpose, None if every else self._chosen_ids())
+
+    def action_cancel_pick(self) -> None:
+        self.app.exit()
+
+    def _hand_off(self, purpose: Purpose, entry_ids: list[str] | None) -> None:
+        """Hand on `entry_ids` (None: every result) once a worker has looked them up."""
+        if entry_ids == [] or self.engine is None:
             self.app.bell()
             return
-        cite = render.citation(hit.entry)
-        self.app.copy_to_clipboard(cite)
-        self.app.notify(f"Copied {one_line(cite, widths.LONG)}", timeout=2, markup=False)
+        hits = self.result.hits if self.result is not None else ()
+        self.resolve_hand_off(self.engine, purpose, entry_ids, hits, self.pane.revealed)
+
+    @work(thread=True, exclusive=True, group="hand-off")
+    def resolve_hand_off(self, engine: Engine, purpose: Purpose, entry_ids: list[str] | None,
+                         hits: Sequence[Hit], revealed: bool) -> None:
+        """Look the entries up as loaded now (and format what to copy) off the event loop."""
+        picked, gone = resolve(engine, entry_ids, hits)
+        text, masked = ("", 0) if purpose is Purpose.PICK else copy_text(
+            purpose, picked, partial(self.memtui.mask, revealed=revealed))
+        self.post_message(messages.HandOffResolved(purpose, tuple(picked), tuple(gone), text,
+                                                   masked))
+
+    @on(messages.HandOffResolved)
+    def _hand_off_resolved(self, message: messages.HandOffResolved) -> None:
+        self._unmark(frozenset(message.gone))
+        if not message.picked:
+            self.app.bell()
+        elif message.purpose is Purpose.PICK:
+            assert self.engine is not None
+            self.memtui.hand_off(HandOff(self.engine, self.query_text, message.picked,
+                                         self.pane.revealed))
+        else:
+            self.app.copy_to_clipboard(message.text)
+            self.app.notify(copied_notice(message.purpose, len(message.picked), message.masked),
+                            timeout=2, markup=False)
+
+    @on(ResultsList.MarksChanged)
+    def _marks_changed(self) -> None:
+        self._paint_chrome()
+        waiting, self._waiting_hand_off = self._waiting_hand_off, None
+        if waiting is not None:
+            self._hand_off_chosen(waiting)
+
+    def _unmark(self, entry_ids: frozenset[str]) -> None:
+        """Drop marks whose entries left the corpus, and say so."""
+        results = self.query_one(ResultsList)
+        dropped = results.marks.drop(entry_ids) if results.marks else []
+        if dropped:
+            results.marks_changed()
+            self.app.notify(unmarked_notice(dropped), severity="warning", timeout=4, markup=False)
 
     def action_boost(self, direction: int) -> None:
         hit = self.pane.hit

@@ -12,7 +12,7 @@ from typing import ClassVar
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
-from textual import events
+from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
@@ -22,6 +22,7 @@ from textual.strip import Strip
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
+from memtui.ui.marks import Marks
 from memtui.ui.render import (
     BAR_CELLS,
     SOURCE_LABEL,
@@ -59,9 +60,13 @@ def compact_path(path: str, cells: int) -> str:
     return name
 
 
-RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int]
-"""Entry, rank, score, contributions, rank column width, is cursor, width. The entry
-itself, not its id: an edited entry keeps its id and must not show its old title."""
+RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None]
+"""Entry, rank, score, contributions, rank column width, is cursor, width, is marked (None: no
+mark gutter). The entry itself, not its id: an edited entry keeps its id and must not show its
+old title."""
+
+MARK_GLYPH = "✓"
+"""The mark gutter's sign for a marked row: a glyph, so a mark reads without colour too."""
 
 TITLE_FIRST_CELLS = 28
 """The date and source columns (then the path) appear only when the title keeps this much room:
@@ -98,6 +103,7 @@ class ResultsList(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
         "results--cursor",
+        "results--mark",
         "results--rank",
         "results--score",
         "results--title",
@@ -124,6 +130,7 @@ class ResultsList(ScrollView, can_focus=True):
     ResultsList:nocolor > .results--cursor {
         background: $surface; color: $foreground; text-style: bold reverse;
     }
+    ResultsList > .results--mark { text-style: bold; }
     ResultsList > .results--rank { color: $muted; }
     ResultsList > .results--score { color: $text-accent; text-style: bold; }
     ResultsList > .results--title { color: $foreground; }
@@ -146,6 +153,9 @@ class ResultsList(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False, id="results.page_up"),
         Binding("home,g", "first", "First", show=False, id="results.first"),
         Binding("end,G", "last", "Last", show=False, id="results.last"),
+        Binding("space", "toggle_mark", "Mark", id="results.toggle_mark"),
+        Binding("ctrl+a", "mark_all", "Mark all", show=False, id="results.mark_all"),
+        Binding("ctrl+u", "clear_marks", "Clear marks", show=False, id="results.clear_marks"),
     ]
 
     class Highlighted(Message):
@@ -155,6 +165,17 @@ class ResultsList(ScrollView, can_focus=True):
             super().__init__()
             self.hit = hit
             self.previous = previous
+
+    class MarksChanged(Message):
+        """Entries were marked or unmarked (`space`, `ctrl+a`, `ctrl+u`)."""
+
+    class AllCollected(Message):
+        """`ctrl+a`'s worker has the entry of every one of `hits`, to mark."""
+
+        def __init__(self, hits: Sequence[Hit], entries: list[Entry]) -> None:
+            super().__init__()
+            self.hits = hits
+            self.entries = entries
 
     class Chosen(Message):
         """Enter or a click on a row."""
@@ -170,6 +191,12 @@ class ResultsList(ScrollView, can_focus=True):
         self._announced: str | None = _NOTHING_ANNOUNCED
         self.moved_by_user = False
         """True once the user moved the cursor since the last query edit."""
+        self.marks = Marks()
+        self._collecting: Sequence[Hit] | None = None
+        """The hits `ctrl+a` is collecting the entries of, until they are marked."""
+        self.always_gutter = False
+        """Show the mark gutter even with nothing marked (`memtui pick`, where marking is the
+        point); otherwise it appears with the first mark, so the usual rows keep their room."""
         self._strips: dict[RowKey, Strip] = {}
         """Rendered rows by everything a row shows. Kept across reranks: typing a word's next
         letter usually keeps most visible rows as they were, and those are not rebuilt."""
@@ -273,6 +300,50 @@ class ResultsList(ScrollView, can_focus=True):
     def action_last(self) -> None:
         self.move_to(len(self.hits) - 1)
 
+    # --- marks --------------------------------------------------------------------------------
+
+    def action_toggle_mark(self) -> None:
+        hit = self.selected
+        if hit is None:
+            return
+        self.marks.toggle(hit.entry)
+        self.marks_changed()
+
+    def action_mark_all(self) -> None:
+        """Mark every result of the query, not only the rows on screen."""
+        self._collecting = self.hits
+        self.collect_entries(self.hits)
+
+    @property
+    def collecting(self) -> bool:
+        """`ctrl+a` is still collecting the results to mark (a hand-off waits for it)."""
+        return self._collecting is not None
+
+    @work(thread=True, exclusive=True, group="mark-all")
+    def collect_entries(self, hits: Sequence[Hit]) -> None:
+        """Every hit's entry, off the event loop: walking 50,000 lazy hits takes ~0.2 s."""
+        self.post_message(self.AllCollected(hits, [hit.entry for hit in hits]))
+
+    def on_results_list_all_collected(self, message: AllCollected) -> None:
+        if message.hits is not self._collecting:
+            return  # cleared meanwhile, or a newer ctrl+a is collecting
+        self._collecting = None
+        self.marks.mark_all(message.entries)
+        self.marks_changed()  # even when nothing was new: a waiting hand-off goes on
+
+    def action_clear_marks(self) -> None:
+        collecting, self._collecting = self.collecting, None
+        if self.marks.clear() or collecting:
+            self.marks_changed()
+
+    def marks_changed(self) -> None:
+        """Repaint the gutter and tell the screen (the header counts the marks)."""
+        self._refresh_changed_rows()
+        self.post_message(self.MarksChanged())
+
+    def _gutter(self) -> bool:
+        return self.always_gutter or bool(self.marks)
+
     def on_click(self, event: events.Click) -> None:
         index = int(self.scroll_y) + event.y
         if 0 <= index < len(self.hits):
@@ -318,7 +389,8 @@ class ResultsList(ScrollView, can_focus=True):
         self._painted_rows[y] = key
         strip = self._strips.get(key)
         if strip is None:
-            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor)
+            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor,
+                                         marked=key[-1])
             strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
             if len(self._strips) > 2000:
                 self._strips.clear()
@@ -330,14 +402,18 @@ class ResultsList(ScrollView, can_focus=True):
         if not 0 <= index < len(self.hits):
             return None
         hit = self.hits[index]
+        marked = hit.entry.id in self.marks if self._gutter() else None
         return (hit.entry, hit.rank, hit.score, hit.contributions, self._rank_width(),
-                index == self.cursor, width)
+                index == self.cursor, width, marked)
 
     def _rank_width(self) -> int:
         return max(2, len(str(len(self.hits))))
 
-    def row_segments(self, hit: Hit, width: int, *, cursor: bool) -> list[Segment]:
-        """One row: rank, score, stacked factor bar, title, date, source badge, path.
+    def row_segments(self, hit: Hit, width: int, *, cursor: bool,
+                     marked: bool | None = None) -> list[Segment]:
+        """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
+
+        `marked` None leaves out the mark gutter (nothing is marked).
 
         Built as segments directly (no Rich layout pass): this runs for every visible row on
         every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
@@ -355,6 +431,9 @@ class ResultsList(ScrollView, can_focus=True):
             segments.append(Segment(text, piece_style))
 
         entry = hit.entry
+        gutter = 0 if marked is None else 2
+        if marked is not None:
+            add(f"{MARK_GLYPH if marked else ' '} ", style("results--mark"))
         rank_width = self._rank_width()
         add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
         add(f"{hit.score:.2f} ", style("results--score"))
@@ -364,7 +443,7 @@ class ResultsList(ScrollView, can_focus=True):
             add("▆" * cells, style(f"results--{name}"), drawing=True)
             used += cells
         add("▆" * (bar_cells - used) + " ", style("results--bar-empty"), drawing=True)
-        fixed = rank_width + 1 + 5 + bar_cells + 1
+        fixed = gutter + rank_width + 1 + 5 + bar_cells + 1
         date = entry_date(entry)[:10].ljust(10)
         badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
         meta_width = len(date) + 1 + len(badge) + 1

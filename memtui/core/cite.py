@@ -1,0 +1,73 @@
+"""What memtui hands on to a person, a shell or an agent: citations and quoted entries.
+
+One home for the formats that the TUI copies (`y`/`Y`) and `memtui pick` prints:
+
+- a citation, `path:start–end` (`path:start` for a one-line entry);
+- Markdown, per entry a line `path:start–end (date, source)`, a blank line, then the entry as
+  a block quote; entries are separated by a blank line.
+
+Everything from disk passes through `sanitize.visible` here, so what is handed on holds no
+control character or escape sequence except newline and tab, in the same visible form the UI
+shows. Secrets are masked by the caller, which knows whether the user revealed them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memtui.core.model import Entry
+from memtui.core.sanitize import one_line, visible
+
+MAX_PATH_CHARS = 4096
+"""A path longer than any file system allows is cut (`one_line` needs a cap)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """One entry to hand on: where its citation points and its text as handed on."""
+
+    where: str
+    """The path the citation names (relative to the root, or the file's own path)."""
+    entry: Entry
+    text: str
+    """The entry as shown and copied, secrets already masked unless revealed."""
+
+
+def date_label(entry: Entry) -> str:
+    """`2026-11-20 14:30`, `2026-11-20` or `undated`."""
+    if entry.date is None:
+        return "undated"
+    if entry.time is not None:
+        return f"{entry.date.isoformat()} {entry.time.strftime('%H:%M')}"
+    return entry.date.isoformat()
+
+
+def citation(where: str, entry: Entry) -> str:
+    """`path:start–end`, the whole line range (`path:start` when the entry is one line)."""
+    path = one_line(where, MAX_PATH_CHARS)
+    if entry.line_end > entry.line_start:
+        return f"{path}:{entry.line_start}–{entry.line_end}"
+    return f"{path}:{entry.line_start}"
+
+
+def citation_line(where: str, entry: Entry) -> str:
+    """`path:start–end (date, source)`: the line above a quoted entry."""
+    return f"{citation(where, entry)} ({date_label(entry)}, {entry.source.value})"
+
+
+def block_quote(text: str) -> str:
+    """`text` as a Markdown block quote (`> ` on every line, `>` on blank ones)."""
+    return "\n".join(f"> {line}" if line.strip() else ">"
+                     for line in visible(text).strip("\n").split("\n"))
+
+
+def markdown(items: Iterable[Cited]) -> str:
+    """Each entry under its citation line, quoted; entries separated by a blank line."""
+    return "\n\n".join(f"{citation_line(item.where, item.entry)}\n\n{block_quote(item.text)}"
+                       for item in items)
+
+
+def citations(items: Iterable[Cited]) -> str:
+    """One `path:start–end` citation per line."""
+    return "\n".join(citation(item.where, item.entry) for item in items)
