@@ -22,7 +22,7 @@ from memtui.errors import UsageError
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-SUBCOMMANDS = ("rank", "list", "bench", "roots", "health", "pick")
+SUBCOMMANDS = ("rank", "list", "bench", "roots", "health", "pick", "cache")
 
 
 class Parser(argparse.ArgumentParser):

@@ -34,6 +34,7 @@ LAZY_IMPORTS = {
     ("memtui.cli", "memtui.commands.listing"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.bench"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.roots"): "headless commands never load Textual",
+    ("memtui.cli", "memtui.commands.cache"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.health"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.tui"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.pick"): "headless commands never load Textual",

@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from memtui.core.config import Config
@@ -23,7 +24,7 @@ surrogates cannot even be written as UTF-8)."""
 def startup_from_args(args: argparse.Namespace) -> Startup:
     """`load_startup` with the options every memtui command line has (see `cli.add_common`)."""
     given = args.roots if isinstance(args.roots, list) else [args.roots] if args.roots else []
-    return load_startup(
+    startup = load_startup(
         roots=given,
         every=getattr(args, "every", False),
         demo=args.demo,
@@ -31,6 +32,9 @@ def startup_from_args(args: argparse.Namespace) -> Startup:
         today=args.today,
         days=args.days,
     )
+    if getattr(args, "no_cache", False):
+        return replace(startup, config=replace(startup.config, cache=False))
+    return startup
 
 
 def secret_masker(args: argparse.Namespace, config: Config) -> Callable[[str], str]:

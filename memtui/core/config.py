@@ -57,6 +57,8 @@ class Config:
     """Binding id -> keys, e.g. {"pane.edit": "o"}: remaps the TUI's keys (Textual keymap)."""
     health: HealthSettings = field(default_factory=HealthSettings)
     """Thresholds of the memory health checks (`[health]`, see `core.health.settings`)."""
+    cache: bool = True
+    """Keep what loading computes in `$XDG_CACHE_HOME/memtui/` for a fast next start."""
     source_path: Path | None = None
     """The file this config came from, or None for defaults."""
 
@@ -112,7 +114,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
 
     known = {
         "days", "weights", "half_life_days", "evergreen_long_term", "source_priority",
-        "boosts", "min_score", "theme", "mask_secrets", "keymap", "health",
+        "boosts", "min_score", "theme", "mask_secrets", "keymap", "health", "cache",
     }
     for key in raw:
         if key not in known:
@@ -127,7 +129,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
         values["half_life_days"] = number("half_life_days", raw["half_life_days"], 0.001)
     if "min_score" in raw:
         values["min_score"] = number("min_score", raw["min_score"], 0.0, 1.0)
-    for flag in ("evergreen_long_term", "mask_secrets"):
+    for flag in ("evergreen_long_term", "mask_secrets", "cache"):
         if flag in raw:
             if not isinstance(raw[flag], bool):
                 raise fail(flag, f"expected true or false, got {raw[flag]!r}")

@@ -81,6 +81,8 @@ class Index:
         """Per main segment, the credited tf over main slots of terms with many postings
         (1–2 letter prefixes): summing those is the slowest part of a keystroke, and it
         survives per-file updates, which only touch the delta. Warmed by `prepare_prefixes`."""
+        self._prewarmed: Segment | None = None
+        """The main segment `prepare_prefixes` last warmed (it runs once per segment)."""
         self._cache: dict[tuple[str, bool], Expansion] = {}
         self.version = 0
         self.generation = 0
@@ -111,8 +113,15 @@ class Index:
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        for entry in entries:
-            self._claim_slot(entry)
+        self.entries = list(entries)  # what `_claim_slot` does per entry, for all at once
+        self.slot_of = {entry.id: slot for slot, entry in enumerate(self.entries)}
+        for slot, path in enumerate([entry.qualified_path for entry in self.entries]):
+            slots = self.slots_of_path.get(path)
+            if slots is None:
+                slots = self.slots_of_path[path] = []
+                self._path_ids[path] = len(self.paths)
+                self.paths.append(path)
+            slots.append(slot)
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
@@ -304,6 +313,8 @@ class Index:
         Safe without the engine lock, like `prepare_fuzzy`: results are keyed by the
         (immutable) segment they were computed from."""
         main = self.main
+        if self._prewarmed is main:
+            return
         ptr = main.ptr
         heavy: list[tuple[int, str]] = []
         for length in (1, 2):
@@ -320,6 +331,7 @@ class Index:
             frequencies = warmed[(prefix, True)] = self._main_part(expansion)
             frequencies.flags.writeable = False
         self._main_frequencies = (main, warmed)
+        self._prewarmed = main
 
     def _any_live(self, pieces: list[Piece]) -> bool:
         """Whether the matched words have a live posting: words left only by replaced

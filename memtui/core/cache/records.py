@@ -14,8 +14,10 @@ from memtui.core.model import Entry
 from memtui.core.segment import Segment
 from memtui.core.walk import Signature
 
-FORMAT_VERSION = 1
-"""Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt."""
+FORMAT_VERSION = 2
+"""Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
+That includes the parser giving other entries for the same file (2: derived titles skip
+tables, rules and code, and unwrap bold/italic)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from memtui.core.model import Hit
 from memtui.core.sanitize import one_line
 from memtui.ui import render, widths
 from memtui.ui.screens.modal import CloseableModal
+from memtui.ui.titles import title_content
 
 
 class BreakdownScreen(CloseableModal):
@@ -25,7 +26,7 @@ class BreakdownScreen(CloseableModal):
         entry = self.hit.entry
         title = Content.assemble(
             (f"why #{self.hit.rank}  ", "bold $accent"),
-            (one_line(entry.title, widths.SHORT), "bold"),
+            title_content(one_line(entry.title, widths.SHORT), "bold"),
             ("  ", ""),
             (one_line(render.line_range(entry), widths.SHORT), "$muted"),
         )

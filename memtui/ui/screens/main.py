@@ -33,6 +33,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
 from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.query import QueryError
@@ -51,7 +52,7 @@ from memtui.ui.handoff import (
     resolve,
     unmarked_notice,
 )
-from memtui.ui.heap import settle_heap
+from memtui.ui.heap import loading, settle_heap
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
@@ -74,7 +75,9 @@ def open_engine(options: AppOptions) -> Engine:
     """The engine on the options' root (not loaded yet); tests pass `engine_factory` instead."""
     if options.engine_factory is not None:
         return options.engine_factory(options)
-    return Engine(options.open_roots, options.config, today=options.today, days=options.days)
+    cache = CacheFolder() if options.config.cache else None
+    return Engine(options.open_roots, options.config, today=options.today, days=options.days,
+                  cache=cache)
 
 
 class Panes(Horizontal):
@@ -163,9 +166,11 @@ class MainScreen(Screen[None]):
         started = time.perf_counter()
         try:
             engine = open_engine(self.memtui.options)
-            engine.load_store()
+            with loading():
+                engine.load_store()
             self.post_message(messages.EngineLoaded(engine))
-            engine.build_index()
+            with loading():
+                engine.build_index()
         except Exception as exc:  # a broken root must show a message, not a traceback
             self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
             return
@@ -187,6 +192,15 @@ class MainScreen(Screen[None]):
         self.memtui.load_ms = message.elapsed_ms
         self._heap_unsettled = True
         self.request_search(keep_selection=True)
+        if self.engine is not None:
+            self.save_cache(self.engine)
+
+    @work(thread=True, exclusive=True, group="cache")
+    def save_cache(self, engine: Engine) -> None:
+        """Rewrite the cache when what is loaded differs from it (after the first paint, off
+        the event loop; a failure lands in the warnings view)."""
+        if engine.cache_stale:
+            engine.save_cache()
 
     @on(messages.EngineFailed)
     def _load_failed(self, message: messages.EngineFailed) -> None:

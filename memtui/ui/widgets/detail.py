@@ -1,9 +1,10 @@
-"""The full entry, rendered as conservative Markdown with the query's matches highlighted.
+"""The full entry, rendered as Markdown with the query's matches highlighted.
 
 Why not Textual's `Markdown` widget: it opens links on click, builds one widget per block (slow
-for multi-megabyte entries) and cannot highlight arbitrary tokens. This view styles headings,
-lists, quotes, code fences, inline code, bold and italics line by line, shows links as plain
-text (`label ‹url›`, nothing clickable), caps what it renders, and paints only visible lines.
+for multi-megabyte entries) and cannot highlight arbitrary tokens. `memtui.ui.markdown` turns
+the entry into blocks — headings, lists, quotes, tables, highlighted code, inline code and
+emphasis, links as plain text (`label ‹url›`, nothing clickable) — which this view wraps for
+its width; it caps what it renders and paints only visible lines.
 """
 
 from __future__ import annotations
@@ -21,23 +22,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from memtui.core.sanitize import cap_lines, visible
-from memtui.ui.render import highlight
+from memtui.ui import markdown
 from memtui.ui.widgets.lines import set_virtual_size
 
 MAX_RENDERED_LINES = 800
 MAX_LINE_CHARS = 2000
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-_BULLET = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+")
-_QUOTE = re.compile(r"^\s{0,3}>\s?")
-_RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
-_INLINE = re.compile(
-    r"(?P<code>`[^`\n]+`)"
-    r"|(?P<bold>\*\*[^*\n]+\*\*|__[^_\n]+__)"
-    r"|(?P<italic>(?<![\w*])\*[^*\n]+\*(?!\*)|(?<![\w_])_[^_\n]+_(?![\w_]))"
-    r"|(?P<link>!?\[[^\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\))"
-)
-_LINK_PARTS = re.compile(r"!?\[([^\]\n]*)\]\(((?:[^()\s]|\([^()\s]*\))*)\)")
 
 
 class EntryView(ScrollView, can_focus=True):
@@ -74,7 +63,7 @@ class EntryView(ScrollView, can_focus=True):
         super().__init__(id=id)
         self._source = ""
         self._pattern: re.Pattern[str] | None = None
-        self._logical: list[Text] = []
+        self._logical: list[markdown.Block] = []
         self._lines: list[Text] = []
         self._match_lines: list[int] = []
         self._wrapped_width = -1
@@ -106,26 +95,21 @@ class EntryView(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
 
-    def _build(self, text: str, pattern: re.Pattern[str] | None) -> list[Text]:
+    def _build(self, text: str, pattern: re.Pattern[str] | None) -> list[markdown.Block]:
         lines = cap_lines(visible(text), MAX_LINE_CHARS).split("\n")
         self.truncated_lines = max(0, len(lines) - MAX_RENDERED_LINES)
         lines = lines[:MAX_RENDERED_LINES]
-        out: list[Text] = []
-        in_code = False
-        self.match_count = 0
-        match_style = self._style("detail--match")
-        for raw in lines:
-            line = raw.replace("\t", "    ")
-            if _FENCE.match(line):
-                in_code = not in_code
-                out.append(Text(line, style=self._style("detail--muted")))
-                continue
-            if in_code:
-                rendered = Text(line, style=self._style("detail--code"))
-            else:
-                rendered = self._markdown_line(line)
-            self.match_count += highlight(rendered, pattern, match_style)
-            out.append(rendered)
+        styles = markdown.MarkdownStyles(
+            heading=self._style("detail--heading"),
+            code=self._style("detail--code"),
+            quote=self._style("detail--quote"),
+            bullet=self._style("detail--bullet"),
+            link=self._style("detail--link"),
+            muted=self._style("detail--muted"),
+            match=self._style("detail--match"),
+            syntax=markdown.syntax_styles(self.app.theme_variables),
+        )
+        out, self.match_count = markdown.blocks(lines, styles, pattern)
         if self.truncated_lines:
             out.append(
                 Text(
@@ -134,55 +118,6 @@ class EntryView(ScrollView, can_focus=True):
                 )
             )
         return out
-
-    def _markdown_line(self, line: str) -> Text:
-        heading = _HEADING.match(line)
-        if heading:
-            return Text(line.rstrip(), style=self._style("detail--heading"))
-        if _RULE.match(line):
-            return Text("─" * 40, style=self._style("detail--muted"))
-        prefix = Text()
-        rest = line
-        quote = _QUOTE.match(rest)
-        if quote:
-            prefix.append("▌ ", self._style("detail--muted"))
-            rest = rest[quote.end():]
-        bullet = _BULLET.match(rest)
-        if bullet:
-            marker = bullet.group(2)
-            marker = "•" if marker in "-*+" else marker
-            prefix.append(bullet.group(1) + marker + " ", self._style("detail--bullet"))
-            rest = rest[bullet.end():]
-        body = self._inline(rest)
-        if quote:
-            body.stylize(self._style("detail--quote"))
-        return prefix + body
-
-    def _inline(self, line: str) -> Text:
-        """Inline code, bold, italics and links; link targets become inert text."""
-        text = Text()
-        position = 0
-        for match in _INLINE.finditer(line):
-            text.append(line[position:match.start()])
-            kind = match.lastgroup
-            token = match.group()
-            if kind == "code":
-                text.append(token[1:-1], self._style("detail--code"))
-            elif kind == "bold":
-                text.append(token[2:-2], Style(bold=True))
-            elif kind == "italic":
-                text.append(token[1:-1], Style(italic=True))
-            else:
-                parts = _LINK_PARTS.match(token)
-                label, target = (parts.group(1), parts.group(2)) if parts else (token, "")
-                if token.startswith("!"):
-                    text.append("🖼 ", self._style("detail--muted"))
-                text.append(label or target, self._style("detail--link"))
-                if target and label:
-                    text.append(f" ‹{target}›", self._style("detail--muted"))
-            position = match.end()
-        text.append(line[position:])
-        return text
 
     # --- layout and painting ------------------------------------------------------------------
 
@@ -196,9 +131,11 @@ class EntryView(ScrollView, can_focus=True):
         self._match_lines = []
         match_style = self._style("detail--match")
         for logical in self._logical:
-            plain = logical.plain
-            if len(plain) <= width and cell_len(plain) <= width:
-                pieces: Iterable[Text] = (logical,)  # the common case: no wrapping needed
+            pieces: Iterable[Text]
+            if not isinstance(logical, Text):
+                pieces = logical.lines(width, console)  # tables, list items, code: laid out
+            elif len(logical.plain) <= width and cell_len(logical.plain) <= width:
+                pieces = (logical,)  # the common case: no wrapping needed
             else:
                 pieces = logical.wrap(console, width, overflow="fold")
             for piece in pieces:
@@ -223,7 +160,8 @@ class EntryView(ScrollView, can_focus=True):
 
     def _restyle(self) -> None:
         """Rebuild with the new theme's colours (component styles are read at build time)."""
-        key = (self.rich_style, *(self._style(name) for name in sorted(self.COMPONENT_CLASSES)))
+        key = (self.rich_style, *(self._style(name) for name in sorted(self.COMPONENT_CLASSES)),
+               *markdown.syntax_styles(self.app.theme_variables).values())
         if key == self._style_key:
             return
         self._style_key = key

@@ -30,6 +30,7 @@ from memtui.ui.render import (
     entry_date,
     stacked_cells,
 )
+from memtui.ui.titles import fit_pieces, title_pieces
 from memtui.ui.widgets.lines import set_virtual_size
 
 
@@ -107,6 +108,7 @@ class ResultsList(ScrollView, can_focus=True):
         "results--rank",
         "results--score",
         "results--title",
+        "results--code",
         "results--date",
         "results--path",
         "results--bar-empty",
@@ -134,6 +136,7 @@ class ResultsList(ScrollView, can_focus=True):
     ResultsList > .results--rank { color: $muted; }
     ResultsList > .results--score { color: $text-accent; text-style: bold; }
     ResultsList > .results--title { color: $foreground; }
+    ResultsList > .results--code { color: $text-secondary; }
     ResultsList > .results--date { color: $muted; }
     ResultsList > .results--path { color: $muted; text-style: italic; }
     ResultsList > .results--bar-empty { color: $panel; }
@@ -453,11 +456,11 @@ class ResultsList(ScrollView, can_focus=True):
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
         tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
         title_width = max(4, title_width - len(tag))
-        title = display_title(entry)
+        pieces = title_pieces(display_title(entry))
         suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
-        title_cells = cell_len(title)
+        title_cells = sum(cell_len(text) for text, _ in pieces)
         if title_cells >= title_width:
-            title, suffix = set_cell_size(title, title_width - 1) + "…", ""
+            pieces, suffix = fit_pieces(pieces, title_width), ""
             title_cells = title_width
         suffix = fit(suffix, title_width - title_cells)
         title_style = style("results--title") + Style(bold=True) if cursor else style(
@@ -465,7 +468,8 @@ class ResultsList(ScrollView, can_focus=True):
         )
         if tag:
             add(tag, style("results--path"))
-        add(title, title_style)
+        for text, code in pieces:
+            add(text, title_style + style("results--code") if code else title_style)
         add(suffix + " ", style("results--path"))
         if show_meta:
             add(date + " ", style("results--date"))

@@ -1,0 +1,79 @@
+"""`memtui cache`: what the start-up cache holds (which roots, how big); `--clear` removes it.
+
+The cache lives in `$XDG_CACHE_HOME/memtui/` (`~/.cache/memtui/`), one file per memory root,
+the MAX_ROOTS most recently used kept. Removing it is always safe: the next start reads the
+memory folders again and writes it anew. Exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from typing import Any, TextIO
+
+from memtui.commands.common import dump_json
+from memtui.core.cache.folder import CachedRootInfo, CacheFolder
+from memtui.core.sanitize import one_line, undecodable_bytes_visible
+from memtui.startup import tilde
+
+
+def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    stream = out or sys.stdout
+    folder = CacheFolder()
+    where = one_line(undecodable_bytes_visible(tilde(folder.folder)), 300)
+    if args.clear:
+        removed, freed = folder.clear()
+        if args.json:
+            dump_json({"folder": str(folder.folder), "removed": removed,
+                       "freed_bytes": freed}, stream)
+        else:
+            print(f"Removed {removed} cache file{'' if removed == 1 else 's'}"
+                  f" ({megabytes(freed)}) from {where}.", file=stream)
+        return 0
+    items = folder.listing()
+    total = sum(item.size for item in items)
+    if args.json:
+        dump_json({"folder": str(folder.folder), "max_roots": folder.keep, "total_bytes": total,
+                   "roots": [_row(item) for item in items]}, stream)
+        return 0
+    print(f"memtui cache · {where} · {len(items)} root{'' if len(items) == 1 else 's'} · "
+          f"{megabytes(total)} (the {folder.keep} most recently used are kept)", file=stream)
+    now = dt.datetime.now().timestamp()
+    for item in items:
+        shown = one_line(undecodable_bytes_visible(tilde(item.root)), 200) if item.root else (
+            f"(unreadable: {one_line(item.problem or '', 200)})")
+        note = f" ({item.entries:,} entries)" if item.root else ""
+        if item.root and item.problem:
+            note += f", {one_line(item.problem, 100)}: rebuilt on its next start"
+        print(f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}",
+              file=stream)
+    if not items:
+        print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
+    return 0
+
+
+def _row(item: CachedRootInfo) -> dict[str, Any]:
+    return {
+        "root": undecodable_bytes_visible(item.root) if item.root else None,
+        "bytes": item.size,
+        "entries": item.entries,
+        "last_used": dt.datetime.fromtimestamp(item.used, dt.UTC).isoformat(timespec="seconds"),
+        "problem": item.problem,
+    }
+
+
+def megabytes(size: int) -> str:
+    return f"{size / 1_000_000:.1f} MB"
+
+
+def ago(seconds: float) -> str:
+    """`just now`, `5 min ago`, `3 h ago`, `2 days ago`."""
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)} h ago"
+    days = int(seconds // 86400)
+    return f"{days} day{'' if days == 1 else 's'} ago"

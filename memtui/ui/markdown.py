@@ -1,0 +1,433 @@
+"""Markdown as a person expects it, drawn as plain `Text` (never markup, nothing clickable).
+
+The entry view's renderer: headings (their `#` kept, dim), paragraphs with inline code, bold,
+italic and strike-through, links as `label ‹url›`, bullet, numbered and task lists with hanging
+indents, block quotes, rules, code fences with syntax highlighting, and GFM tables laid out for
+the view's width. The query's matches are highlighted inside all of them.
+
+Every string comes from a file and is treated as text: Rich's `Text` never parses markup, and
+links are shown, never made clickable. The caller caps the lines and their length; this module
+adds a cap on how much code it highlights (`HIGHLIGHT_CHARS`), since lexing is the slow part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Token
+from pygments.util import ClassNotFound
+from rich.cells import cell_len
+from rich.console import Console, JustifyMethod
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color, ColorParseError
+
+from memtui.ui.render import highlight
+
+if TYPE_CHECKING:
+    from pygments.token import _TokenType as TokenType  # Pygments has no public name for it
+
+HIGHLIGHT_CHARS = 20_000
+"""Code beyond this many characters per entry is shown in the plain code style."""
+MAX_TABLE_COLUMNS = 24
+MAX_NESTING = 3
+
+_HEADING = re.compile(r"( {0,3}#{1,6})(\s+)(.*?)(\s+#+)?\s*$")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
+_ITEM = re.compile(r"(\s*)([-*+]|\d{1,9}[.)])(\s+)(\[[ xX]\]\s+)?")
+_QUOTE = re.compile(r" {0,3}>\s?")
+_RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*")
+_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_INLINE = re.compile(
+    r"(?P<code>(?P<ticks>`+)(?!`)(?P<code_text>.+?)(?<!`)(?P=ticks)(?!`))"
+    r"|(?P<escape>\\[\\`*_{}\[\]()#+\-.!|~<>])"
+    r"|(?P<bold_italic>\*\*\*(?=\S)(?P<bi_text>.+?)(?<=\S)\*\*\*)"
+    r"|(?P<bold>\*\*(?=\S)(?P<b_text>.+?)(?<=\S)\*\*|(?<!\w)__(?=\S)(?P<u_text>.+?)(?<=\S)__(?!\w))"
+    r"|(?P<italic>(?<![\w*])\*(?=[^\s*])(?P<i_text>.+?)(?<=[^\s*])\*(?![\w*])"
+    r"|(?<![\w_])_(?=[^\s_])(?P<j_text>.+?)(?<=[^\s_])_(?![\w_]))"
+    r"|(?P<strike>~~(?=\S)(?P<s_text>.+?)(?<=\S)~~)"
+    r"|(?P<link>(?P<image>!?)\[(?P<label>[^\]\n]*)\]\((?P<target>(?:[^()\s]|\([^()\s]*\))*)"
+    r"(?:\s+\"[^\"\n]*\")?\))"
+    r"|(?P<autolink><(?P<url>(?:https?|mailto|ftp):[^>\s]+)>)"
+)
+
+
+@dataclass(frozen=True)
+class MarkdownStyles:
+    """The entry view's component styles, resolved for the current theme."""
+
+    heading: Style
+    code: Style
+    """Inline code, and a code block's text before highlighting."""
+    quote: Style
+    bullet: Style
+    link: Style
+    muted: Style
+    match: Style
+    syntax: dict[TokenType, Style] = field(default_factory=dict)
+    """Pygments token kinds (`Token.Keyword`, `Token.Literal.String`, …) to the theme's
+    readable text colours; a kind without an entry takes its parent's."""
+
+
+SYNTAX_COLOURS = {
+    Token.Keyword: "text-primary",
+    Token.Operator.Word: "text-primary",
+    Token.Name.Builtin: "text-primary",
+    Token.Name.Tag: "text-primary",
+    Token.Name.Function: "text-accent",
+    Token.Name.Class: "text-accent",
+    Token.Name.Decorator: "text-accent",
+    Token.Name.Attribute: "text-accent",
+    Token.Literal.String: "text-success",
+    Token.Literal.Number: "text-warning",
+    Token.Comment: "muted",
+    Token.Generic.Inserted: "text-success",
+    Token.Generic.Deleted: "text-error",
+    Token.Generic.Heading: "text-primary",
+}
+"""Code colours are the theme's text colours, which the app keeps readable on `$panel`."""
+
+
+def syntax_styles(variables: Mapping[str, str]) -> dict[TokenType, Style]:
+    """Token kinds to styles from the theme's (already contrast-checked) CSS variables."""
+    styles: dict[TokenType, Style] = {}
+    for kind, name in SYNTAX_COLOURS.items():
+        try:
+            color = Color.parse(variables[name])
+        except (KeyError, ColorParseError):
+            continue
+        styles[kind] = Style(color=color.rich_color, italic=kind is Token.Comment)
+    return styles
+
+
+# --- blocks that lay themselves out for a width ------------------------------------------------
+
+
+@dataclass
+class Hanging:
+    """A paragraph under a prefix (a bullet, a quote bar); wrapped lines align under the text,
+    so a list item's second line never runs back under its bullet."""
+
+    prefix: Text
+    body: Text
+    continuation: Text
+
+    def lines(self, width: int, console: Console) -> list[Text]:
+        room = max(8, width - cell_len(self.prefix.plain))
+        out = []
+        for index, piece in enumerate(self.body.wrap(console, room, overflow="fold")):
+            lead = self.prefix if index == 0 else self.continuation
+            out.append(Text.assemble(lead.copy(), piece))
+        return out or [self.prefix.copy()]
+
+
+@dataclass
+class CodeLine:
+    """A line of a code block: never word-wrapped (folded), its background runs to the edge."""
+
+    text: Text
+    background: Style
+
+    def lines(self, width: int, console: Console) -> list[Text]:
+        pieces = self.text.wrap(console, width, overflow="fold", no_wrap=True) if \
+            cell_len(self.text.plain) > width else [self.text]
+        out = []
+        for piece in pieces:
+            padded = piece.copy()
+            padded.pad_right(max(0, width - cell_len(padded.plain)))
+            padded.stylize_before(self.background)
+            out.append(padded)
+        return out
+
+
+@dataclass
+class Rule:
+    style: Style
+
+    def lines(self, width: int, console: Console) -> list[Text]:
+        return [Text("─" * width, style=self.style)]
+
+
+@dataclass
+class Table:
+    """A GFM table: header and rows of inline-rendered cells, aligned per column."""
+
+    header: list[Text]
+    rows: list[list[Text]]
+    aligns: list[JustifyMethod]
+    border: Style
+
+    def lines(self, width: int, console: Console) -> list[Text]:
+        columns = len(self.aligns)
+        natural = [max(cell_len(row[index].plain) if index < len(row) else 0
+                       for row in [self.header, *self.rows]) for index in range(columns)]
+        widths = fit_columns([max(1, value) for value in natural], width - 3 * (columns - 1) - 1)
+        if widths is None:  # too many columns for the view: one row per line, cells joined
+            return [_joined(row, self.border) for row in [self.header, *self.rows]]
+        out = self._row(self.header, widths, console, header=True)
+        rule = ["─" * (cells + 2) for cells in widths]
+        rule[-1] = "─" * (widths[-1] + 1)
+        out.append(Text("┼".join(rule), style=self.border))
+        for row in self.rows:
+            out += self._row(row, widths, console, header=False)
+        return out
+
+    def _row(self, row: list[Text], widths: list[int], console: Console, *,
+             header: bool) -> list[Text]:
+        cells = [(row[index] if index < len(row) else Text()).copy()
+                 for index in range(len(widths))]
+        wrapped = [cell.wrap(console, cells_wide, justify=align, overflow="fold")
+                   for cell, cells_wide, align in zip(cells, widths, self.aligns, strict=True)]
+        height = max((len(lines) for lines in wrapped), default=1)
+        out = []
+        for line in range(height):
+            parts = []
+            for column, lines in enumerate(wrapped):
+                piece = lines[line].copy() if line < len(lines) else Text()
+                piece.pad_right(widths[column] - cell_len(piece.plain))
+                if header:
+                    piece.stylize_before(Style(bold=True))
+                if column:
+                    parts.append(Text(" │", style=self.border))
+                parts += [Text(" "), piece]
+            out.append(Text.assemble(*parts))
+        return out
+
+
+def _joined(cells: list[Text], border: Style) -> Text:
+    """Cells on one line between bars (a table too wide for the view)."""
+    parts: list[Text] = []
+    for index, cell in enumerate(cells):
+        if index:
+            parts.append(Text(" │ ", style=border))
+        parts.append(cell.copy())
+    return Text.assemble(*parts)
+
+
+def fit_columns(natural: list[int], room: int) -> list[int] | None:
+    """Column widths that fit `room`: natural widths when they fit, else the widest columns
+    shrink first (cells then wrap); None when even 4 cells a column do not fit."""
+    if room >= sum(natural):
+        return natural
+    floor = 4
+    if room < floor * len(natural):
+        return None
+    widths = list(natural)
+    while sum(widths) > room:
+        widest = max(range(len(widths)), key=lambda index: widths[index])
+        widths[widest] -= 1
+        if widths[widest] < floor:
+            return None
+    return widths
+
+
+Block = Text | Hanging | CodeLine | Rule | Table
+"""A logical line or block; `Text` wraps plainly, the others lay themselves out."""
+
+
+# --- inline ------------------------------------------------------------------------------------
+
+
+def inline(line: str, styles: MarkdownStyles, depth: int = 0) -> Text:
+    """Inline code, emphasis, strike-through, escapes and links; link targets become inert."""
+    text = Text()
+    position = 0
+    for match in _INLINE.finditer(line):
+        text.append(line[position:match.start()])
+        position = match.end()
+        if match.group("code"):
+            text.append(match.group("code_text").strip() or match.group("code_text"),
+                        styles.code)
+        elif match.group("escape"):
+            text.append(match.group()[1])
+        elif match.group("link"):
+            _link(text, match, styles)
+        elif match.group("autolink"):
+            text.append(match.group("url"), styles.link)
+        elif depth >= MAX_NESTING:
+            text.append(match.group())
+        else:
+            inner, style = _emphasis(match)
+            text.append_text(_styled(inline(inner, styles, depth + 1), style))
+    text.append(line[position:])
+    return text
+
+
+def _emphasis(match: re.Match[str]) -> tuple[str, Style]:
+    if match.group("bold_italic"):
+        return match.group("bi_text"), Style(bold=True, italic=True)
+    if match.group("bold"):
+        return match.group("b_text") or match.group("u_text"), Style(bold=True)
+    if match.group("strike"):
+        return match.group("s_text"), Style(strike=True)
+    return match.group("i_text") or match.group("j_text"), Style(italic=True)
+
+
+def _styled(text: Text, style: Style) -> Text:
+    text.stylize_before(style)
+    return text
+
+
+def _link(text: Text, match: re.Match[str], styles: MarkdownStyles) -> None:
+    label, target = match.group("label"), match.group("target")
+    if match.group("image"):
+        text.append("🖼 ", styles.muted)
+    text.append(label or target, styles.link)
+    if target and label:
+        text.append(f" ‹{target}›", styles.muted)
+
+
+# --- blocks ------------------------------------------------------------------------------------
+
+
+def blocks(lines: Sequence[str], styles: MarkdownStyles,
+           pattern: re.Pattern[str] | None) -> tuple[list[Block], int]:
+    """The blocks of already-capped lines and how many query matches they show."""
+    out: list[Block] = []
+    found = 0
+    budget = HIGHLIGHT_CHARS
+    index = 0
+    while index < len(lines):
+        line = lines[index].replace("\t", "    ")
+        fence = _FENCE.match(line)
+        if fence:
+            end = _fence_end(lines, index, fence.group(1))
+            code = [item.replace("\t", "    ") for item in lines[index + 1:end]]
+            budget -= sum(len(item) + 1 for item in code)
+            label = Text(fence.group(2) or " ", style=styles.muted)
+            found += highlight(label, pattern, styles.match)
+            out.append(label)
+            for text in _code(code, fence.group(2), styles, highlighted=budget >= 0):
+                found += highlight(text, pattern, styles.match)
+                out.append(CodeLine(text, Style(bgcolor=styles.code.bgcolor)))
+            index = end + 1
+            continue
+        if _starts_table(lines, index):
+            table, index = _table(lines, index, styles)
+            for row in [table.header, *table.rows]:
+                found += sum(highlight(cell, pattern, styles.match) for cell in row)
+            out.append(table)
+            continue
+        block = _line(line, styles)
+        for text in _texts(block):
+            found += highlight(text, pattern, styles.match)
+        out.append(block)
+        index += 1
+    return out, found
+
+
+def _texts(block: Block) -> Iterable[Text]:
+    if isinstance(block, Text):
+        yield block
+    elif isinstance(block, Hanging):
+        yield block.body
+
+
+def _line(line: str, styles: MarkdownStyles) -> Block:
+    heading = _HEADING.fullmatch(line)
+    if heading:
+        marks = Text(heading.group(1).strip() + " ", style=styles.muted)
+        return Text.assemble(marks, _styled(inline(heading.group(3), styles), styles.heading))
+    if _RULE.fullmatch(line):
+        return Rule(styles.muted)
+    prefix = Text()
+    rest = line
+    quote = _QUOTE.match(rest)
+    while quote:
+        prefix.append("▌ ", styles.muted)
+        rest = rest[quote.end():]
+        quote = _QUOTE.match(rest)
+    item = _ITEM.match(rest)
+    if item:
+        indent, marker, task = item.group(1), item.group(2), item.group(4)
+        shown = ("◦" if len(indent) >= 2 else "•") if marker in "-*+" else marker
+        prefix.append(indent + shown + " ", styles.bullet)
+        if task:
+            prefix.append("[x] " if task[1] in "xX" else "[ ] ", styles.bullet)
+        rest = rest[item.end():]
+    body = inline(rest, styles)
+    if prefix.plain.startswith("▌"):
+        body.stylize_before(styles.quote)
+    if not prefix:
+        return body
+    quotes = prefix.plain.count("▌")
+    continuation = Text("▌ " * quotes, style=styles.muted)
+    continuation.append(" " * (cell_len(prefix.plain) - 2 * quotes))
+    return Hanging(prefix, body, continuation)
+
+
+def _fence_end(lines: Sequence[str], start: int, opener: str) -> int:
+    for index in range(start + 1, len(lines)):
+        closing = _FENCE.match(lines[index])
+        if closing and closing.group(1)[0] == opener[0] and len(closing.group(1)) >= len(opener) \
+                and not closing.group(2):
+            return index
+    return len(lines)
+
+
+def _code(code: list[str], language: str, styles: MarkdownStyles, *,
+          highlighted: bool) -> list[Text]:
+    lexer = _lexer(language) if highlighted and styles.syntax else None
+    if lexer is None:
+        return [Text(line, style=styles.code) for line in code]
+    out: list[Text] = [Text(style=styles.code)]
+    for kind, value in lexer.get_tokens("\n".join(code)):
+        style = _token_style(kind, styles.syntax)
+        for index, piece in enumerate(value.split("\n")):
+            if index:
+                out.append(Text(style=styles.code))
+            if piece:
+                out[-1].append(piece, style)
+    return out[:len(code)] if code else []
+
+
+def _lexer(language: str) -> Lexer | None:
+    if not language:
+        return None
+    try:
+        return get_lexer_by_name(language.lower(), stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def _token_style(kind: TokenType, syntax: dict[TokenType, Style]) -> Style | None:
+    while kind is not None and kind is not Token:
+        if kind in syntax:
+            return syntax[kind]
+        kind = kind.parent
+    return None
+
+
+def _starts_table(lines: Sequence[str], index: int) -> bool:
+    return (index + 1 < len(lines) and "|" in lines[index]
+            and "-" in lines[index + 1] and bool(_DELIMITER.fullmatch(lines[index + 1])))
+
+
+def _cells(line: str) -> list[str]:
+    stripped = line.strip()
+    stripped = stripped[1:] if stripped.startswith("|") else stripped
+    stripped = stripped[:-1] if stripped.endswith("|") and not stripped.endswith("\\|") \
+        else stripped
+    return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(stripped)]
+
+
+def _table(lines: Sequence[str], index: int, styles: MarkdownStyles) -> tuple[Table, int]:
+    header = _cells(lines[index])[:MAX_TABLE_COLUMNS]
+    aligns: list[JustifyMethod] = []
+    for spec in _cells(lines[index + 1])[:len(header)]:
+        left, right = spec.startswith(":"), spec.endswith(":")
+        aligns.append("center" if left and right else "right" if right else "left")
+    aligns += ["left"] * (len(header) - len(aligns))
+    rows = []
+    index += 2
+    while index < len(lines) and "|" in lines[index] and lines[index].strip():
+        rows.append([inline(cell, styles) for cell in _cells(lines[index])[:len(header)]])
+        index += 1
+    table = Table([inline(cell, styles) for cell in header], rows, aligns, styles.muted)
+    return table, index

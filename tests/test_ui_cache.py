@@ -1,0 +1,69 @@
+"""The cache through the app: the first start writes it after painting, the second starts with
+the index ready and shows the same results, a damaged cache is reported in the warnings view,
+and `--no-cache` (or `cache = false`) writes nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import layouts
+from textual.pilot import Pilot
+from ui_helpers import SIZE, build_app, rows, static_text, type_query, wait_loaded, wait_until
+
+from memtui.core.cache.folder import CacheFolder
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.warnings import WarningsScreen
+
+
+async def wait_for_cache_worker(pilot: Pilot[Any], app: MemtuiApp) -> None:
+    """The index is built and the worker that saves the cache (if any) has finished."""
+    screen = await wait_loaded(pilot, app)
+    await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready)
+    await wait_until(pilot, lambda: not any(worker.group == "cache" and not worker.is_finished
+                                            for worker in app.workers))
+
+
+async def test_the_second_start_is_warm_and_ranks_the_same(tmp_path: Path) -> None:
+    root = layouts.build_all(tmp_path / "root")
+    first = build_app(str(root), "--no-watch", "--days", "0")
+    async with first.run_test(size=SIZE) as pilot:
+        await wait_for_cache_worker(pilot, first)
+        await type_query(pilot, first, "deploy")
+        cold_rows = rows(first)
+    assert CacheFolder().file_for(root).is_file()
+    second = build_app(str(root), "--no-watch", "--days", "0")
+    async with second.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, second)
+        assert screen.engine is not None and screen.engine.index_ready  # at the first paint
+        await type_query(pilot, second, "deploy")
+        assert rows(second) == cold_rows
+        assert "indexing" not in static_text(second, "#query-status")
+
+
+async def test_a_damaged_cache_is_reported_and_rebuilt(tmp_path: Path) -> None:
+    root = layouts.build_all(tmp_path / "root")
+    first = build_app(str(root), "--no-watch")
+    async with first.run_test(size=SIZE) as pilot:
+        await wait_for_cache_worker(pilot, first)
+    path = CacheFolder().file_for(root)
+    path.write_bytes(path.read_bytes()[:1000])
+    second = build_app(str(root), "--no-watch")
+    async with second.run_test(size=SIZE) as pilot:
+        await wait_for_cache_worker(pilot, second)
+        await pilot.press("enter", "exclamation_mark")  # from the list, where letters act
+        await wait_until(pilot, lambda: isinstance(second.screen, WarningsScreen))
+        assert "ignored and rebuilt: truncated" in static_text(second, "#warnings-body")
+    assert CacheFolder().read(root, "")[1] is None  # rewritten whole
+
+
+async def test_no_cache_writes_nothing(tmp_path: Path) -> None:
+    root = layouts.build_all(tmp_path / "root")
+    config = tmp_path / "config.toml"
+    config.write_text("cache = false\n")
+    for argv in (["--no-cache"], ["--config", str(config)]):
+        app = build_app(str(root), "--no-watch", *argv)
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for_cache_worker(pilot, app)
+            await type_query(pilot, app, "deploy")
+        assert not CacheFolder().file_for(root).exists()

@@ -1,0 +1,159 @@
+"""The entry's Markdown as a person expects it: tables, code, emphasis, lists and quotes,
+with the query's matches highlighted everywhere, no markup injection and nothing clickable."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pygments.token import Token
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from ui_helpers import build_app, detail_lines, rows, type_query, wait_loaded, wait_until, write
+
+from memtui.ui import markdown
+from memtui.ui.titles import fit_pieces, title_pieces
+
+MATCH = Style(bgcolor="yellow", bold=True)
+CODE = Style(color="magenta", bgcolor="grey15")
+STYLES = markdown.MarkdownStyles(
+    heading=Style(color="blue", bold=True), code=CODE, quote=Style(italic=True),
+    bullet=Style(color="red"), link=Style(underline=True), muted=Style(color="grey50"),
+    match=MATCH, syntax={Token.Keyword: Style(color="green")},
+)
+CONSOLE = Console(width=200)
+TABLE = """\
+| Claim | Verdict | n |
+|---|:---:|---:|
+| deploy is **fast** | `yes` | 10 |
+| rollback \\| retry works everywhere we tried it, even on the old cluster | mostly | 7 |
+"""
+
+
+def laid_out(source: str, width: int = 60, query: str | None = None) -> list[Text]:
+    pattern = re.compile(query, re.IGNORECASE) if query else None
+    found, _ = markdown.blocks(source.split("\n"), STYLES, pattern)
+    out: list[Text] = []
+    for block in found:
+        if isinstance(block, Text):
+            out += block.wrap(CONSOLE, width)
+        else:
+            out += block.lines(width, CONSOLE)
+    return out
+
+
+def spans_of(lines: list[Text], style: Style) -> list[str]:
+    return [line.plain[span.start:span.end] for line in lines for span in line.spans
+            if span.style == style]
+
+
+@pytest.mark.parametrize("width", [30, 44, 60, 100])
+def test_a_table_is_drawn_as_a_table_that_fits(width: int) -> None:
+    lines = [line.plain for line in laid_out(TABLE, width)]
+    assert all(len(line) <= width for line in lines)
+    header, rule = lines[0], lines[1]
+    assert "Claim" in header and "│" in header and set(rule) <= {"─", "┼"}
+    bars = {line.index("│") for line in lines if "│" in line}
+    assert len(bars) == 1  # every row's first column ends at the same place
+    assert "rollback |" in " ".join(lines)  # an escaped pipe is text, not a column
+    assert not any(line.lstrip().startswith("|") for line in lines)
+
+
+def test_table_cells_keep_inline_code_emphasis_and_matches() -> None:
+    lines = laid_out(TABLE, 80, query="deploy|yes")
+    assert "yes" in spans_of(lines, CODE) or "yes" in spans_of(lines, MATCH)
+    assert "deploy" in spans_of(lines, MATCH)
+    assert not any("`" in line.plain or "**" in line.plain for line in lines)
+
+
+@pytest.mark.parametrize(("source", "shown", "style"), [
+    ("run `make deploy` now", "run make deploy now", CODE),
+    ("a **bold** word", "a bold word", Style(bold=True)),
+    ("an *italic* and _also_", "an italic and also", Style(italic=True)),
+    ("~~gone~~ now", "gone now", Style(strike=True)),
+    ("escaped \\*stars\\*", "escaped *stars*", None),
+    ("## Deploy `billing-api`", "## Deploy billing-api", CODE),
+])
+def test_inline_markdown_is_rendered_not_shown(source: str, shown: str,
+                                               style: Style | None) -> None:
+    line = laid_out(source)[0]
+    assert line.plain == shown
+    if style is not None:
+        assert any(style == span.style or (style.bold and span.style == style)
+                   for span in line.spans) or spans_of([line], style)
+
+
+def test_lists_hang_under_their_text_and_quotes_keep_their_bar() -> None:
+    source = ("- " + "deploy words " * 12 + "\n  - nested\n- [x] done\n1. first\n"
+              "> " + "quoted words " * 10)
+    lines = [line.plain for line in laid_out(source, 40)]
+    assert lines[0].startswith("• ") and lines[1].startswith("  ") and lines[1].strip()
+    assert any(line.startswith("  ◦ nested") for line in lines)
+    assert "• [x] done" in lines and "1. first" in lines
+    quoted = [line for line in lines if "quoted" in line]
+    assert len(quoted) >= 2 and all(line.startswith("▌ ") for line in quoted)
+
+
+def test_code_fences_are_highlighted_and_their_markers_hidden() -> None:
+    lines = laid_out("```python\ndef deploy():\n    return 1\n```\nafter", 40, query="deploy")
+    plain = [line.plain.rstrip() for line in lines]
+    assert plain[0] == "python" and "```" not in "\n".join(plain)
+    assert plain[1] == "def deploy():" and plain[-1] == "after"
+    assert "def" in spans_of(lines, Style(color="green"))  # a keyword, coloured
+    assert "deploy" in spans_of(lines, MATCH)  # matches stay visible inside code
+    assert all(len(line.plain) == 40 for line in lines[1:3])  # the code background is a block
+
+
+def test_highlighting_stops_at_its_cap() -> None:
+    big = "\n".join(["def f():"] * (markdown.HIGHLIGHT_CHARS // 8 + 10))
+    lines = laid_out(f"```python\n{big}\n```", 40)
+    assert not spans_of(lines, Style(color="green"))  # too much code: plain code style
+
+
+@pytest.mark.parametrize(("hostile", "literal"), [
+    ("[@click=app.quit]quit[/] [bold red]x[/bold red]", "[@click=app.quit]quit[/] [bold red]x"),
+    ("[link](javascript:alert(1)) and ![img](http://x/y.png)", "link ‹javascript:alert(1)›"),
+    ("| [@click=app.quit] | b |\n|---|---|\n| [red]x[/red] | <https://evil> |", "[red]x[/red]"),
+])
+def test_file_text_is_never_markup_and_nothing_is_clickable(hostile: str, literal: str) -> None:
+    lines = laid_out(hostile, 80)
+    assert literal in " ".join(line.plain for line in lines)  # shown as written, not obeyed
+    for line in lines:
+        for span in line.spans:
+            style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
+            assert style.link is None and not style.meta  # no hyperlink, no @click action
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet="ab |-:*_`#>[]()!\\~\n 1.", max_size=300),
+       st.integers(min_value=12, max_value=90))
+def test_any_text_lays_out_within_the_width(source: str, width: int) -> None:
+    for line in laid_out(source, width, query="a"):
+        assert line.cell_len <= width
+
+
+def test_titles_show_code_without_backticks_and_cut_to_their_cells() -> None:
+    pieces = title_pieces("Fix `TypeError` in `sync_state` now")
+    assert pieces == [("Fix ", False), ("TypeError", True), (" in ", False),
+                      ("sync_state", True), (" now", False)]
+    cut = fit_pieces(pieces, 12)
+    assert "".join(text for text, _ in cut) == "Fix TypeErr…" and cut[1] == ("TypeErr", True)
+
+
+async def test_the_entry_pane_and_the_list_render_a_real_table(tmp_path: Path) -> None:
+    root = tmp_path / "mem"
+    write(root / "MEMORY.md", f"# Memory\n\n## Verdict on `deploy`\n\n{TABLE}\nThe end.\n")
+    app = build_app(str(root), "--no-watch", "--days", "0")
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await wait_until(pilot, lambda: screen.pane.hit is not None)
+        shown = detail_lines(app)
+        assert shown[0] == "## Verdict on deploy"
+        assert any("Claim" in line and "│" in line for line in shown)
+        assert not any("|---" in line or line.startswith("| ") for line in shown)
+        assert "Verdict on deploy" in rows(app)[0] and "`" not in rows(app)[0]
