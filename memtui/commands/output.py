@@ -93,10 +93,7 @@ def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
         )
     for multiplier in explanation.multipliers:
         lines.append(f"× {multiplier.factor:g}  {one_line(multiplier.reason, 120)}")
-    lines.append(
-        f"base {explanation.base:.3f} × multipliers {explanation.multiplier:.3f}"
-        f" = score {explanation.score:.3f}"
-    )
+    lines.append(explanation.arithmetic)
     if explanation.gap_to_previous:
         gaps = ", ".join(f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous
                          if abs(gap) >= 0.0005)

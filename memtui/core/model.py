@@ -206,6 +206,13 @@ class Explanation:
         """The product of the multipliers that fired: score = base × multiplier."""
         return multiplier_product(self.multipliers)
 
+    @property
+    def arithmetic(self) -> str:
+        """`base 0.913 × multipliers 1.095 = score 1.000`: the one wording every view prints, so
+        the why pane, `rank --explain` and the JSON's numbers agree digit for digit."""
+        return (f"base {self.base:.3f} × multipliers {self.multiplier:.3f}"
+                f" = score {self.score:.3f}")
+
 
 @dataclass(frozen=True, slots=True)
 class Hit:

@@ -186,19 +186,11 @@ def factor_row_prefix(explanation: Explanation, *, compact: bool,
 
 
 def score_line(hit: Hit) -> Content:
-    explanation = hit.explanation
-    multiplier = 1.0
-    for item in explanation.multipliers:
-        multiplier *= item.factor
-    parts: list[str | tuple[str, str]] = [
-        ("score ", "$muted"),
-        (f"{hit.score:.3f}", "bold $text-accent"),
-        ("  = base ", "$muted"),
-        (f"{explanation.base:.3f}", "bold"),
-    ]
-    if explanation.multipliers:
-        parts += [(" × ", "$muted"), (f"{multiplier:.2f}", "bold"), (" multipliers", "$muted")]
-    return Content.assemble(*parts)
+    """`base 0.913 × multipliers 1.095 = score 1.000`, worded and rounded exactly as
+    `rank --explain` prints it (`Explanation.arithmetic`), with the score picked out."""
+    arithmetic = hit.explanation.arithmetic
+    head, score = arithmetic.rsplit(" ", 1)
+    return Content.assemble((head + " ", "$muted"), (score, "bold $text-accent"))
 
 
 def term_rows(terms: Sequence[TermMatch], *, expanded: bool, width: int = 0) -> list[Content]:
