@@ -189,3 +189,8 @@ def test_bench_tui_types_through_the_real_app(
     assert tui["keystrokes"] == len("dep x")
     assert 0 < tui["keystroke_ms"]["p50"] <= tui["keystroke_ms"]["p95"]
     assert tui["first_results_ms"] > 0
+    startup = tui["startup"]
+    assert startup["first_word"] == "dep" and startup["cache_mb"] > 0
+    for figure in ("cold_first_results_ms", "warm_first_results_ms", "cold_first_word_ms",
+                   "warm_first_word_ms"):
+        assert startup[figure] > 0

@@ -109,6 +109,7 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "a flipped byte in the entries": flipped("entries"),
     "a flipped byte in the file records": flipped("files"),
     "another format version": rewritten({"format": 999}),
+    "another build of the code": rewritten({"code": "0123456789abcdef01234567"}),
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),

@@ -105,8 +105,15 @@ def human_report(report: dict[str, Any]) -> str:
     if tui:
         if tui.get("keystroke_ms"):
             rows.append(f"  {'app keystroke → repaint':<32}{latency(tui['keystroke_ms'])}")
-        if tui.get("first_results_ms") is not None:
-            rows.append(f"  {'app first results painted':<32}{tui['first_results_ms']:>10.1f} ms")
+        startup = tui.get("startup")
+        if startup:
+            rows.append(f"  {'app first results, cold / warm':<32}"
+                        f"{startup['cold_first_results_ms']:>10.1f} ms"
+                        f" / {startup['warm_first_results_ms']:.1f} ms")
+            rows.append(f"  {'app first word, cold / warm':<32}"
+                        f"{startup['cold_first_word_ms']:>10.1f} ms"
+                        f" / {startup['warm_first_word_ms']:.1f} ms"
+                        f"   (cache {startup['cache_mb']:.1f} MB)")
         if tui.get("note"):
             rows.append(f"  {'app note':<32}{tui['note']}")
     load_average = report["machine"]["load_average_1m_at_start"]

@@ -114,20 +114,21 @@ def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...
 def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
     """Per-slot static arrays, gathered into plain lists first (numpy item writes are slow)."""
     n = len(entries)
-    ordinals: list[int] = []
-    seconds: list[int] = []
-    sources: list[Source] = []
+    ordinals = [-1 if entry.date is None else entry.date.toordinal() for entry in entries]
+    seconds = [0 if (time_of_day := entry.time) is None else (
+        time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second
+    ) for entry in entries]
+    sources = [entry.source for entry in entries]
+    lines = [entry.line_start for entry in entries]
+    by_place: dict[tuple[Source, int, int], float] = {}
+    """Position values by (source, position, count): a file's entries repeat the same few."""
     positions: list[float] = []
-    lines: list[int] = []
     for entry in entries:
-        date, time_of_day = entry.date, entry.time
-        ordinals.append(-1 if date is None else date.toordinal())
-        seconds.append(0 if time_of_day is None else (
-            time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second
-        ))
-        sources.append(entry.source)
-        positions.append(position_value(entry))
-        lines.append(entry.line_start)
+        place = (entry.source, entry.position, entry.count)
+        value = by_place.get(place)
+        if value is None:
+            value = by_place[place] = position_value(entry)
+        positions.append(value)
     date_ordinal = np.asarray(ordinals, dtype=np.int64).reshape(n)
     dated = date_ordinal >= 0
     ages = np.where(dated, np.maximum(0, settings.today_ordinal - date_ordinal), np.nan)

@@ -295,7 +295,6 @@ class Store:
 
     def _rebuild(self, touched: set[str]) -> None:
         paths: dict[str, tuple[Entry, ...]] = {}
-        entries: dict[str, Entry] = {}
         gone: list[str] = []
         for path in touched:
             gone.extend(entry.id for entry in self._by_path.get(path, ()))
@@ -305,8 +304,7 @@ class Store:
             visible = self._visible(path, record)
             if visible or self._in_window(record):
                 paths[path] = visible
-            for entry in visible:
-                entries[entry.id] = entry
+        entries = {entry.id: entry for visible in paths.values() for entry in visible}
         self._by_path = self._by_path.evolve(paths, touched)
         self._entries = self._entries.evolve(entries, gone)
 

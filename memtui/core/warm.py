@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 
 import numpy as np
 
@@ -26,6 +28,8 @@ from memtui.core.model import Entry
 from memtui.core.segment import Segment
 from memtui.core.segment_merge import renumbered
 from memtui.core.store import Store
+
+_path_of = attrgetter("path")
 
 
 def entry_order(entry: Entry) -> tuple[str, int, str]:
@@ -93,15 +97,13 @@ def warm_index(stores: Sequence[Store], seeds: Sequence[RootSnapshot | None]) ->
 
 def _changed_files(store: Store, cached_slots: Iterable[Entry]) -> dict[str, tuple[Entry, ...]]:
     """Files whose loaded entries are not exactly the cached index's (qualified paths)."""
-    cached: dict[str, list[Entry]] = {}
-    for entry in cached_slots:
-        cached.setdefault(entry.path, []).append(entry)
+    cached = {path: tuple(group) for path, group in groupby(cached_slots, key=_path_of)}
     now = {path: store.entries_in(path) for path in store.paths()}
     prefix = f"{store.label}/" if store.label else ""
     return {
         prefix + path: now.get(path, ())
         for path in cached.keys() | now.keys()
-        if tuple(cached.get(path, ())) != now.get(path, ())
+        if cached.get(path, ()) != now.get(path, ())
     }
 
 

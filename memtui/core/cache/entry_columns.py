@@ -104,13 +104,14 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
 
 
 class _Decoder:
-    """Builds entries from column values, sharing equal dates, times and tuples (a file's
-    entries repeat their tags, frontmatter and warnings) and checking that strings are."""
+    """Builds entries from column values, sharing equal dates and tuples (a file's entries
+    repeat their tags, frontmatter and warnings) and checking that strings are strings."""
 
     def __init__(self, label: str, text: str) -> None:
         self.label = label
         self.text = text
-        self.shared: dict[Any, Any] = {(): ()}
+        self.dates: dict[int, dt.date] = {}
+        self.shared: dict[Any, Any] = {}
 
     def entry(self, path: str, row: list[Any], begin: int, end: int, line_start: int,
               line_end: int, ordinal: int, microseconds: int, position: int, count: int,
@@ -122,32 +123,20 @@ class _Decoder:
         _all_text((identifier, title, role or "", *heading))
         if source < 0 or origin < 0:
             raise IndexError("enum code out of range")
+        date = None
+        if ordinal >= 0:
+            date = self.dates.get(ordinal)
+            if date is None:
+                date = self.dates[ordinal] = dt.date.fromordinal(ordinal)
         return Entry(
             identifier, path, SOURCES[source], title, heading, self.text[begin:end], line_start,
-            line_end, self._date(ordinal), self._time(microseconds), ORIGINS[origin], position,
-            count, role, self._strings(tags), self._pairs(metadata), self._strings(warnings),
-            self.label,
+            line_end, date, None if microseconds < 0 else _time(microseconds), ORIGINS[origin],
+            position, count, role, self._strings(tags) if tags else (),
+            self._pairs(metadata) if metadata else (),
+            self._strings(warnings) if warnings else (), self.label,
         )
 
-    def _date(self, ordinal: int) -> dt.date | None:
-        if ordinal < 0:
-            return None
-        found = self.shared.get(ordinal)
-        if found is None:
-            found = self.shared[ordinal] = dt.date.fromordinal(ordinal)
-        return cast(dt.date, found)
-
-    def _time(self, microseconds: int) -> dt.time | None:
-        if microseconds < 0:
-            return None
-        if microseconds >= _MICROSECONDS_PER_DAY:
-            raise ValueError("time of day out of range")
-        seconds, micro = divmod(microseconds, 1_000_000)
-        return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, micro)
-
     def _strings(self, values: list[Any]) -> tuple[str, ...]:
-        if not values:
-            return ()
         key = tuple(values)
         found = self.shared.get(key)
         if found is None:
@@ -156,8 +145,6 @@ class _Decoder:
         return cast(tuple[str, ...], found)
 
     def _pairs(self, values: list[Any]) -> tuple[tuple[str, str], ...]:
-        if not values:
-            return ()
         key = tuple(self._strings(pair) for pair in values)
         if any(len(pair) != 2 for pair in key):
             raise ValueError("metadata pairs damaged")
@@ -165,6 +152,13 @@ class _Decoder:
         if found is None:
             found = self.shared[key] = key
         return cast(tuple[tuple[str, str], ...], found)
+
+
+def _time(microseconds: int) -> dt.time:
+    if microseconds >= _MICROSECONDS_PER_DAY:
+        raise ValueError("time of day out of range")
+    seconds, micro = divmod(microseconds, 1_000_000)
+    return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, micro)
 
 
 def _all_text(values: tuple[Any, ...]) -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from memtui.core.cache.codec import decode, encode
 from memtui.core.cache.container import CacheCorrupt, Container, write_container
-from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot
+from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot, code_fingerprint
 
 MAX_ROOTS = 10
 """Cache files kept: the most recently used roots."""
@@ -85,6 +85,9 @@ class CacheFolder:
                     raise CacheCorrupt(
                         f"written by another memtui version (format {header.get('format')!r}, "
                         f"this one reads {FORMAT_VERSION})")
+                if header.get("code") != code_fingerprint():
+                    raise CacheCorrupt("written by another build of memtui (its parser or "
+                                       "index may differ)")
                 if header.get("root") != os.path.realpath(root):
                     raise CacheCorrupt("it belongs to another folder")
                 snapshot = decode(container, label)
@@ -100,7 +103,8 @@ class CacheFolder:
         """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         header = {
-            "format": FORMAT_VERSION, "root": os.path.realpath(root), "label": label,
+            "format": FORMAT_VERSION, "code": code_fingerprint(),
+            "root": os.path.realpath(root), "label": label,
             "written": time.time(),
             "entries": sum(len(file.entries or ()) for file in snapshot.files),
             "files": len(snapshot.files),

@@ -7,8 +7,12 @@ store and the index with whatever still matches the disk.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from memtui import __version__
 from memtui.core.arrays import FloatArray
 from memtui.core.model import Entry
 from memtui.core.segment import Segment
@@ -17,7 +21,25 @@ from memtui.core.walk import Signature
 FORMAT_VERSION = 2
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
 That includes the parser giving other entries for the same file (2: derived titles skip
-tables, rules and code, and unwrap bold/italic)."""
+tables, rules and code, and unwrap bold/italic). Code changes are also caught without a
+bump: see `code_fingerprint`."""
+
+
+@cache
+def code_fingerprint() -> str:
+    """A hash of the core's source: parsing, tokenizing and index building all live there, so
+    a cache written by other code (an upgrade, a development checkout) is rebuilt even when
+    nobody remembered to bump FORMAT_VERSION. Without readable sources (a frozen build), the
+    package version stands in."""
+    core = Path(__file__).resolve().parent.parent
+    digest = hashlib.blake2b(digest_size=12)
+    try:
+        for source in sorted(core.rglob("*.py")):
+            digest.update(source.relative_to(core).as_posix().encode())
+            digest.update(source.read_bytes())
+    except OSError:
+        return f"version {__version__}"
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
