@@ -6,10 +6,13 @@ from __future__ import annotations
 import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
+from textual.widgets import Input
 from ui_helpers import demo_app, wait_loaded, wait_until
 
 from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.filters import FiltersScreen, TickBox
 from memtui.ui.screens.help import HelpScreen, help_table
+from memtui.ui.screens.main import MainScreen
 
 ROWS = [
     ("in the results list", "j ↓", "next result", "results.down"),
@@ -56,3 +59,49 @@ async def test_end_and_page_down_reach_the_end_of_the_help(key: str) -> None:
         assert scroll.scroll_y == scroll.max_scroll_y
         shown = [strip.text for strip in screen._compositor.render_strips()]
         assert any("newest first" in line for line in shown)  # the last row is on screen
+
+
+async def open_filters(pilot: Pilot[object], app: MemtuiApp) -> FiltersScreen:
+    await wait_loaded(pilot, app)
+    await pilot.press("tab", "f")
+    await wait_until(pilot, lambda: isinstance(app.screen, FiltersScreen))
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, FiltersScreen)
+    return screen
+
+
+async def test_ticks_differ_by_shape_and_placeholders_look_like_placeholders() -> None:
+    app = demo_app("-q", "deploy source:daily")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_filters(pilot, app)
+        boxes = {box.id: str(box.render()) for box in screen.query(TickBox)}
+        assert boxes["source-daily"].startswith("[x]")
+        assert boxes["source-long_term"].startswith("[ ]")
+        role = screen.query_one("#role", Input)
+        placeholder = role.get_component_rich_style("input--placeholder")
+        assert placeholder.italic and placeholder.color != role.rich_style.color
+        assert role.placeholder.startswith("e.g.")
+
+
+async def test_a_bad_date_is_flagged_as_you_type_and_not_applied() -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_filters(pilot, app)
+        after = screen.query_one("#after", Input)
+        note = screen.query_one("#date-problem")
+        assert not note.display
+        after.focus()
+        await pilot.press(*"2026-13")
+        await pilot.pause()
+        assert note.display and "after:2026-13" in str(note.render())
+        assert after.has_class("-invalid")
+        await pilot.press("ctrl+s")  # refused: the search would reject it
+        await pilot.pause()
+        assert app.screen is screen and screen.focused is after
+        await pilot.press("backspace", "2")
+        await pilot.pause()
+        assert not note.display and not after.has_class("-invalid")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert app.screen.query_text == "deploy after:2026-12"

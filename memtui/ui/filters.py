@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memtui.core.query import _FILTER, _PIECE, FILTER_NAMES
+from memtui.core.query import _FILTER, _PIECE, FILTER_NAMES, QueryError, parse_query
 
 
 @dataclass
@@ -68,3 +68,20 @@ def with_filters(query: str, filters: QueryFilters) -> str:
     """`query` with its filter tokens replaced by `filters` (words first, then filters)."""
     words, _ = split_query(query)
     return " ".join(part for part in [words, *filters.tokens()] if part)
+
+
+def date_problem(name: str, value: str) -> str | None:
+    """Why `value` is not a date the query reads for `name:` (`after`, `before`), or None.
+
+    The query parser itself judges, so the form flags exactly what a search would refuse.
+    """
+    value = value.strip()
+    if not value:
+        return None
+    if any(char.isspace() for char in value):
+        return f"{name}: one date, without spaces (2026-03-18, 2026-03 or 2026)"
+    try:
+        parse_query(f"{name}:{value}")
+    except QueryError as exc:
+        return str(exc)
+    return None

@@ -20,7 +20,17 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from memtui.ui.filters import QueryFilters, split_query, with_filters
+from memtui.ui.filters import QueryFilters, date_problem, split_query, with_filters
+
+
+class TickBox(Checkbox):
+    """A checkbox drawn `[x]` or `[ ]`: ticked and unticked differ in shape, not only in colour
+    (so they read the same under NO_COLOR and to colour-blind eyes)."""
+
+    @property
+    def _button(self) -> Content:
+        return Content.styled("[x]" if self.value else "[ ]",
+                              "bold $text-success" if self.value else "$foreground")
 
 
 class FiltersScreen(ModalScreen[str | None]):
@@ -30,8 +40,8 @@ class FiltersScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="filters.cancel"),
         Binding("ctrl+s", "apply", "Apply", id="filters.apply"),
     ]
-    SOURCES = (("long_term", "long-term (MEMORY.md)"), ("daily", "daily notes"),
-               ("note", "topic / role notes"))
+    SOURCES = (("long_term", "long-term"), ("daily", "daily"), ("note", "topic/role"))
+    DATES = ("after", "before")
 
     def __init__(self, query: str, root_labels: Sequence[str] = ()) -> None:
         """`root_labels`: the open memory folders, when there are several to choose from."""
@@ -44,38 +54,64 @@ class FiltersScreen(ModalScreen[str | None]):
         filters = self.filters
         chosen = {value.lower() for value in filters.sources}
         with Vertical(id="filters-box", classes="modal-box"):
-            yield Static(Content.styled("filters", "bold $accent"))
-            yield Label("source")
+            yield Static(Content.styled("filters", "bold $text-accent"))
             with Horizontal(classes="filters-row"):
+                yield Label("source", classes="filters-label")
                 for value, label in self.SOURCES:
-                    yield Checkbox(label, value in chosen, id=f"source-{value}", compact=True)
+                    yield TickBox(label, value in chosen, id=f"source-{value}", compact=True)
             if self.root_labels:
                 ticked = {value.casefold() for value in filters.roots}
-                yield Label("memory folder")
                 with Horizontal(classes="filters-row"):
+                    yield Label("folder", classes="filters-label")
                     for index, label in enumerate(self.root_labels):
-                        yield Checkbox(Content(label), label.casefold() in ticked,
-                                       id=f"root-{index}", compact=True)
-            yield Label("role / file (glob or text)")
-            yield Input(" ".join(filters.roles), id="role", placeholder="e.g. build  memory/*",
-                        compact=True)
-            yield Label("tag")
-            yield Input(" ".join(filters.tags), id="tag", placeholder="e.g. deploy", compact=True)
+                        yield TickBox(Content(label), label.casefold() in ticked,
+                                      id=f"root-{index}", compact=True)
             with Horizontal(classes="filters-row"):
-                with Vertical():
-                    yield Label("after (YYYY-MM-DD, on or after)")
-                    yield Input(filters.after, id="after", placeholder="2026-11-01", compact=True)
-                with Vertical():
-                    yield Label("before (YYYY-MM-DD, strictly before)")
-                    yield Input(filters.before, id="before", placeholder="2026-12-01",
-                                compact=True)
+                yield Label("role/file", classes="filters-label")
+                yield Input(" ".join(filters.roles), id="role", compact=True,
+                            placeholder="e.g. build  memory/*  (a glob, or text it contains)")
+            with Horizontal(classes="filters-row"):
+                yield Label("tag", classes="filters-label")
+                yield Input(" ".join(filters.tags), id="tag", placeholder="e.g. deploy",
+                            compact=True)
+            with Horizontal(classes="filters-row"):
+                yield Label("after", classes="filters-label")
+                yield Input(filters.after, id="after", placeholder="e.g. 2026-11-01",
+                            compact=True, classes="filters-date")
+                yield Label("before", classes="filters-label")
+                yield Input(filters.before, id="before", placeholder="e.g. 2026-12",
+                            compact=True, classes="filters-date")
+            yield Static(id="date-problem", markup=False)
             with Horizontal(classes="filters-buttons"):
                 yield Button("Apply", id="apply", variant="primary", compact=True)
                 yield Button("Clear filters", id="clear", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
             yield Static(Content.styled(
-                "tab moves · space ticks · enter or ctrl+s applies · esc cancels — filters are "
-                "written into the query, e.g. source:daily tag:ops after:2026-11-01", "$muted"))
+                "tab moves · space ticks · enter or ctrl+s applies · esc cancels — written into "
+                "the query (after: on or after, before: strictly before)", "$muted"))
+
+    def on_mount(self) -> None:
+        self._check_dates()
+
+    @on(Input.Changed, ".filters-date")
+    def _date_typed(self) -> None:
+        self._check_dates()
+
+    def _check_dates(self) -> list[Input]:
+        """Flag each date the query would refuse, as it is typed; returns the bad inputs."""
+        bad: list[Input] = []
+        problems: list[str] = []
+        for name in self.DATES:
+            field_input = self.query_one(f"#{name}", Input)
+            problem = date_problem(name, field_input.value)
+            field_input.set_class(problem is not None, "-invalid")
+            if problem is not None:
+                bad.append(field_input)
+                problems.append(problem)
+        note = self.query_one("#date-problem", Static)
+        note.update(Content.styled("  ".join(f"⚠ {text}" for text in problems), "$text-error"))
+        note.display = bool(problems)
+        return bad
 
     def _collect(self) -> QueryFilters:
         def words(widget_id: str) -> list[str]:
@@ -99,6 +135,11 @@ class FiltersScreen(ModalScreen[str | None]):
         return ticked + [value for value in self.filters.roots if value.casefold() not in labels]
 
     def action_apply(self) -> None:
+        bad = self._check_dates()
+        if bad:  # the search would refuse it: stay, and point at the date
+            self.app.bell()
+            bad[0].focus()
+            return
         self.dismiss(with_filters(self.original_query, self._collect()))
 
     def action_cancel(self) -> None:
