@@ -75,10 +75,13 @@ async def test_below_80_columns_the_panes_stack_and_b_swaps_in_the_why() -> None
         results, entry = screen.query_one(ResultsList), screen.query_one(EntryView)
         assert results.region.bottom <= entry.region.y  # stacked, list on top
         assert not screen.query_one("#why").display
+        assert str(entry.border_subtitle) == "b: why"  # the hidden pane's key is on screen
         await pilot.press("tab", "b")
         await pilot.pause()
         assert screen.query_one("#why").display and not entry.display
-        assert "relevance" in "\n".join(on_screen(app))
+        shown = "\n".join(on_screen(app))
+        assert "relevance" in shown and "b: entry" in shown
+        assert not any(line.rstrip("│ ").endswith("(bar: t…") for line in on_screen(app))
 
 
 async def test_z_maximises_the_focused_pane_and_restores_it() -> None:

@@ -294,9 +294,10 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
     lines: list[Content] = [_fitted(score_line(hit), width)]
     if expanded:
         name_width = max((len(f.name) for f in explanation.factors), default=9)
-        lines.append(Content.styled(
-            f"{'factor':<{name_width}} val    wt     part  {'bar':<{BAR_CELLS}}  input   "
-            "(bar: the part of the score, full = 1.0, as in the list)", "$muted"))
+        header = f"{'factor':<{name_width}} val    wt     part  {'bar':<{BAR_CELLS}}  input"
+        scale = "   (bar: the part of the score, full = 1.0, as in the list)"
+        fits = not width or len(header) + len(scale) <= width
+        lines.append(Content.styled(header + (scale if fits else ""), "$muted"))
     lines += factor_rows(explanation, raw_width=raw_width, compact=compact,
                          arithmetic=arithmetic)
     if explanation.terms:

@@ -11,13 +11,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
 from memtui.core.model import Entry, Hit
 from memtui.ui import render
+from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
@@ -29,6 +32,10 @@ painted, so a fast typist's keystrokes repaint only the list; the panes catch up
 pauses (the next keystroke cancels the pending update)."""
 
 
+BREAKDOWN_ID = "pane.breakdown"
+"""The binding that toggles the why pane (compact ↔ expanded; below 80 columns: entry ↔ why)."""
+
+
 class WhyPane(VerticalScroll):
     """The breakdown of one hit (`#breakdown`): it scrolls when it is longer than its room and
     its border says how many lines are below, so nothing is cut off silently."""
@@ -37,9 +44,14 @@ class WhyPane(VerticalScroll):
     """Said in the border when it fits: the bars are each factor's part of the score, on the
     list's scale (a full bar is 1.0), not the factor's value."""
 
+    class Resized(Message):
+        """The pane's width changed: its rows were fitted to the old one."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.lines = 0
+        self.fitted_width = 0
+        """The `text_width` the shown rows were fitted to (0 before the first layout)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="breakdown", markup=False)
@@ -54,6 +66,7 @@ class WhyPane(VerticalScroll):
         # A new line count needs a layout pass; the same count (most keystrokes) does not.
         self.query_one("#breakdown", Static).update(content, layout=lines != self.lines)
         self.lines = lines
+        self.fitted_width = self.text_width
         room = self.content_region.width - len(title) - 4
         self.border_title = Content(title + (self.SCALE_NOTE if room >= len(self.SCALE_NOTE)
                                              else ""))
@@ -65,6 +78,8 @@ class WhyPane(VerticalScroll):
 
     def on_resize(self) -> None:
         self._note_more()
+        if self.lines and self.text_width != self.fitted_width:
+            self.post_message(self.Resized())
 
     def _note_more(self) -> None:
         below = self.lines - int(self.scroll_y) - self.scrollable_content_region.height
@@ -141,6 +156,10 @@ class EntryPane(Vertical):
         if self.hit is not None and not self.pending:
             self.show()
 
+    def on_why_pane_resized(self) -> None:
+        """The why pane was shown, hidden or resized (b below 80 columns, a new size class)."""
+        self.refit()
+
     def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
@@ -175,3 +194,17 @@ class EntryPane(Vertical):
             detail.show(text, pattern)
         why.show(render.breakdown(hit, self.previous, expanded=not self.compact,
                                   width=why.text_width), f"why #{hit.rank}")
+        self._hint_hidden_pane(detail, why)
+
+    def _hint_hidden_pane(self, detail: EntryView, why: WhyPane) -> None:
+        """Below 80 columns the entry text and the why take turns: the shown one's border says
+        which key brings the other (the key in force, after any `[keymap]` remap)."""
+        narrow = self.screen.has_class("-w-small")
+        app = cast("MemtuiApp", self.app)
+        key = app.options.keymap.get(BREAKDOWN_ID) or next(
+            binding.key for binding in PANE_BINDINGS
+            if isinstance(binding, Binding) and binding.id == BREAKDOWN_ID)
+        key = key.split(",")[0].strip()
+        detail.border_subtitle = Content(f"{key}: why" if narrow and self.compact else "")
+        if narrow and not self.compact:
+            why.border_title = Content.assemble(why.border_title or "", f" · {key}: entry")
