@@ -102,13 +102,19 @@ def test_session_boost_is_an_explained_multiplier(memory_root: Path, today: dt.d
     assert cleared is not None and cleared.multipliers == ()
 
 
-def test_weights_are_normalised_with_a_warning(memory_root: Path, today: dt.date) -> None:
+def test_changed_weights_are_state_not_warnings(memory_root: Path, today: dt.date) -> None:
     engine = loaded(memory_root, today)
-    engine.set_weights({"relevance": 2.0, "source": 0.0, "recency": 0.0, "position": 0.0})
+    assert not engine.weights_custom
+    for _ in range(5):
+        engine.set_weights({"relevance": 2.0, "source": 0.0, "recency": 0.0, "position": 0.0})
     assert engine.weights["relevance"] == pytest.approx(1.0)
-    assert any("normalised" in warning for warning in engine.warnings)
+    assert engine.weights_custom and engine.warnings == []
     hit = engine.search("deploy").hits[0]
     assert hit.explanation.factors[0].weight == pytest.approx(1.0)
+    engine.set_weights(dict(engine.config.weights), engine.config.half_life_days)
+    assert not engine.weights_custom
+    engine.set_weights(None, 7.0)
+    assert engine.weights_custom and engine.half_life_days == 7.0
 
 
 def test_half_life_change_updates_recency(memory_root: Path, today: dt.date) -> None:

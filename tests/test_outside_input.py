@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from textual.widgets import Static
+from ui_helpers import wait_until
 
 from memtui.bench import hostile
 from memtui.cli import build_tui_parser
@@ -116,3 +118,16 @@ def test_a_non_utf8_file_name_is_shown_as_its_bytes(latin1_root: Path, argv: lis
 def test_hostile_payloads_are_planted_as_expected() -> None:
     """Guard: the payload used here is one the hostile corpus also checks for."""
     assert hostile.ESCAPE_PAYLOADS["osc0_title"].startswith("\x1b]0;")
+
+
+async def test_the_warnings_view_shows_a_non_utf8_name_as_its_bytes(latin1_root: Path) -> None:
+    (latin1_root / os.fsdecode(b"bin\xe9.md")).write_bytes(b"## x\n\x00binary")
+    args = build_tui_parser().parse_args([str(latin1_root), "--no-watch", "--days", "0"])
+    app = create_app(args, deterministic=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_until(pilot, lambda: getattr(app.screen, "engine", None) is not None)
+        await pilot.press("tab", "exclamation_mark")
+        await wait_until(pilot, lambda: bool(app.screen.query("#warnings-body")))
+        body = str(app.screen.query_one("#warnings-body", Static).render())
+        assert "bin\\xe9.md" in body and "binary file" in body
+        body.encode("utf-8")

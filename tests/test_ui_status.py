@@ -36,15 +36,22 @@ def test_app_status_before_the_engine_loaded_is_only_the_watcher() -> None:
 def test_app_status_counts_window_hidden_and_skipped() -> None:
     line = status.app_status(entries=12_345, skipped=2, days=30, window_all=False, hidden=1_500,
                              mode=WatchMode.WATCHING)
-    assert line.plain == "12,345 entries · 30 days (+1,500 older hidden) · 2 skipped · watching"
+    assert line.plain == ("12,345 entries · 30 days (+1,500 older hidden · t shows all)"
+                          " · 2 skipped · watching")
     assert {"$warning", "$success"} <= styles(line)
+    one = status.app_status(entries=1, skipped=0, days=30, window_all=False, hidden=0,
+                            mode=WatchMode.WATCHING, custom_weights=True)
+    assert one.plain == "1 entry · 30 days · weights: custom · watching"
 
 
 def test_app_status_with_every_date_hides_nothing() -> None:
     lifted = status.app_status(entries=5, skipped=0, days=30, window_all=True, hidden=7,
-                               mode=WatchMode.ROOT_MISSING)
-    assert lifted.plain == "5 entries · all dates · root missing"
-    assert "bold $error" in styles(lifted)
+                               mode=WatchMode.WATCHING)
+    assert lifted.plain == "5 entries · all dates · watching"
+    missing = status.app_status(entries=0, skipped=0, days=30, window_all=False, hidden=11,
+                                mode=WatchMode.ROOT_MISSING)
+    assert missing.plain == "root missing"  # no stale counts beside it
+    assert "bold $error" in styles(missing)
     unwindowed = status.app_status(entries=2, skipped=0, days=0, window_all=False, hidden=0,
                                    mode=WatchMode.POLLING)
     assert unwindowed.plain == "2 entries · all dates · polling"

@@ -97,6 +97,10 @@ class FakeEngine:
         return None
 
     index_ready = True
+    weights_custom = False
+    """The fake never changes its weights."""
+    cache_stale = False
+    """The fake has no on-disk cache to rewrite."""
 
     def __len__(self) -> int:
         return len(self.store.entries_by_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from textual.widgets import Static
@@ -29,7 +30,7 @@ def demo_app(*argv: str) -> MemtuiApp:
     return build_app("--demo", "--no-watch", *argv)
 
 
-async def wait_until(pilot: Pilot[object], condition: Callable[[], bool], *,
+async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], *,
                      steps: int = 400) -> None:
     """Let the app run until `condition()` holds (bounded by steps, not by wall-clock time)."""
     for _ in range(steps):
@@ -45,13 +46,13 @@ def main_screen(app: MemtuiApp) -> MainScreen:
     return screen
 
 
-async def wait_loaded(pilot: Pilot[object], app: MemtuiApp) -> MainScreen:
+async def wait_loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
     await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
                      and app.screen.engine is not None and app.painted_generation > 0)
     return main_screen(app)
 
 
-async def type_query(pilot: Pilot[object], app: MemtuiApp, text: str) -> None:
+async def type_query(pilot: Pilot[Any], app: MemtuiApp, text: str) -> None:
     """Type like a user (one key at a time) and wait for the last search to be painted."""
     screen = main_screen(app)
     for char in text:

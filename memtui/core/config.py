@@ -54,7 +54,7 @@ class Config:
     theme: str = "memtui-dark"
     mask_secrets: bool = True
     keymap: dict[str, str] = field(default_factory=dict)
-    """Binding id -> keys, e.g. {"pane.edit": "o"}: remaps the TUI's keys (Textual keymap)."""
+    """Binding id -> keys, e.g. {"pane.edit": "E"}: remaps the TUI's keys (Textual keymap)."""
     health: HealthSettings = field(default_factory=HealthSettings)
     """Thresholds of the memory health checks (`[health]`, see `core.health.settings`)."""
     cache: bool = True
@@ -218,7 +218,7 @@ def _parse_boosts(table: Any, fail: Any) -> tuple[Boost, ...]:
 def _parse_keymap(table: Any, fail: Any) -> dict[str, str]:
     """`[keymap]` maps a binding id (see the help screen) to comma-separated keys."""
     if not isinstance(table, dict):
-        raise fail("keymap", 'expected a table like [keymap] "pane.edit" = "o"')
+        raise fail("keymap", 'expected a table like [keymap] "pane.edit" = "E"')
     keymap: dict[str, str] = {}
     for binding_id, keys in table.items():
         if not isinstance(keys, str) or not keys.strip():

@@ -305,14 +305,27 @@ class Engine:
         """The normalised weights in use."""
         return dict(self._ranker.settings.weights)
 
+    @property
+    def half_life_days(self) -> float:
+        """The recency half-life in use."""
+        return self._half_life
+
+    @property
+    def weights_custom(self) -> bool:
+        """True when the weights or half-life in use differ from the config's."""
+        configured = make_settings(self.config, today_ordinal=self.today.toordinal())
+        return (self._half_life != self.config.half_life_days
+                or any(abs(self.weights[name] - configured.weights[name]) > 1e-9
+                       for name in configured.weights))
+
     def _settings(self) -> Settings:
-        settings, note = make_settings(
+        """Settings for the weights in use. Normalising them is state, not a problem: the config's
+        own normalisation is reported when it loads, and a change made in the app is shown as
+        `weights: custom`, never as a warning."""
+        return make_settings(
             self.config, today_ordinal=self.today.toordinal(), weights=self._weights,
             half_life_days=self._half_life, session_boosts=self._session_boosts,
         )
-        if note and note not in self.warnings:
-            self.warnings.append(note)
-        return settings
 
     # --- searching -------------------------------------------------------------------------
 

@@ -36,19 +36,19 @@ class Settings:
 def make_settings(
     config: Config, *, today_ordinal: int, weights: Mapping[str, float] | None = None,
     half_life_days: float | None = None, session_boosts: Mapping[str, float] | None = None,
-) -> tuple[Settings, str | None]:
-    """Settings with weights normalised to sum to 1 (returns the normalisation note if any)."""
+) -> Settings:
+    """Settings with weights normalised to sum to 1."""
     merged = dict(config.weights)
     if weights:
         merged.update(weights)
     for name in FACTOR_NAMES:
         merged.setdefault(name, 0.0)
-    normalised, note = normalise_weights({name: merged[name] for name in FACTOR_NAMES})
+    normalised, _ = normalise_weights({name: merged[name] for name in FACTOR_NAMES})
     return Settings(
         config=config, weights=normalised,
         half_life_days=config.half_life_days if half_life_days is None else half_life_days,
         session_boosts=dict(session_boosts or {}), today_ordinal=today_ordinal,
-    ), note
+    )
 
 
 @dataclass(frozen=True, slots=True)

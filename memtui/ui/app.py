@@ -38,11 +38,26 @@ from memtui.core.watch import RootWatcher
 from memtui.core.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
-from memtui.ui.messages import DemoRequested, RootsChosen, WeightsChanged
+from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.keymap import check_keymap, live_keys
+from memtui.ui.messages import (
+    DemoRequested,
+    EntryAction,
+    RootsChosen,
+    SaveSettings,
+    WeightsChanged,
+)
+from memtui.ui.screens.filters import FiltersScreen
+from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.screens.modal import CloseableModal
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.roots import RootsScreen
+from memtui.ui.screens.weights import WeightsScreen
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
+from memtui.ui.widgets.detail import EntryView
+from memtui.ui.widgets.query import QueryInput
+from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
     from memtui.core.engine import Engine
@@ -50,7 +65,6 @@ if TYPE_CHECKING:
 
 HandOffMode = Literal["", "selected", "all"]
 """What `memtui pick` hands on when nothing is marked ("": not a picker)."""
-
 
 
 @dataclass
@@ -74,7 +88,7 @@ class AppOptions:
     """Where the default root was looked for (shown when none was found)."""
     user_themes_dir: Path | None = None
     keymap: dict[str, str] = field(default_factory=dict)
-    """Binding id -> keys (Textual keymap), e.g. {"pane.edit": "o"}; from config `[keymap]`."""
+    """Binding id -> keys (Textual keymap), e.g. {"pane.edit": "E"}; from config `[keymap]`."""
     engine_factory: Callable[[AppOptions], Engine] | None = None
     """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
     roots: tuple[MemoryRoot, ...] = ()
@@ -87,7 +101,6 @@ class AppOptions:
     """`memtui pick`: enter ends the app handing on the marked entries (`MemtuiApp.handed_off`)
     or, with none marked, the selected one ("selected") or every result ("all"); esc or ctrl+c
     ends it handing on nothing. "": the usual app."""
-
 
     @classmethod
     def from_startup(
@@ -202,9 +215,12 @@ class MemtuiApp(App[int]):
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         self.theme = wanted
         self._theme_ready = True
-        if self.options.keymap:
-            self.set_keymap(self.options.keymap)
-        for warning in [*self.options.config_warnings, *self.theme_warnings]:
+        check = check_keymap(self.options.keymap, key_scopes())
+        self.live_keymap = check.accepted
+        self.keymap_problems = list(check.problems)
+        self.set_keymap(check.accepted)
+        for warning in [*self.options.config_warnings, *self.theme_warnings,
+                        *self.keymap_problems]:
             self.notify(one_line(warning, widths.NOTICE), severity="warning", timeout=6,
                         markup=False)
         if self.options.root is None:
@@ -252,6 +268,20 @@ class MemtuiApp(App[int]):
         """The picker over whatever is open (palette: "Switch memory folder")."""
         self.push_screen(RootsScreen(open_now=self.options.open_roots, can_go_back=True))
 
+    @on(EntryAction)
+    def _entry_action(self, message: EntryAction) -> None:
+        """The health view asks to edit or copy an entry: the main screen's own actions do it."""
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                if message.action == "edit":
+                    screen.edit_entry(message.entry)
+                else:
+                    screen.copy_entry(message.entry)
+
+    @on(SaveSettings)
+    def _save_requested(self, message: SaveSettings) -> None:
+        self.save_settings(message.values, saved=message.notice)
+
     @on(WeightsChanged)
     def _weights_changed(self, message: WeightsChanged) -> None:
         """The weights screen changed a weight: the main screen under it owns the engine."""
@@ -280,7 +310,6 @@ class MemtuiApp(App[int]):
         (which cannot be encoded and crashed the copy); they read as in the UI."""
         super().copy_to_clipboard(visible(text))
 
-
     def mask(self, text: str, *, revealed: bool) -> tuple[str, int]:
         """The text to show (secrets masked unless revealed) and how many secrets it holds."""
         if not self.options.config.mask_secrets:
@@ -299,6 +328,7 @@ class MemtuiApp(App[int]):
         rows: list[tuple[str, str]] = []
         rows += [("config", warning) for warning in self.options.config_warnings]
         rows += [("theme", warning) for warning in self.theme_warnings]
+        rows += [("keymap", problem) for problem in self.keymap_problems]
         if self.watcher is not None and self.watcher.last_error:
             rows.append(("watcher", self.watcher.last_error))
         if engine is not None:
@@ -339,6 +369,14 @@ class MemtuiApp(App[int]):
     def _remember_theme(self, theme: str) -> None:
         self.save_settings({"theme": theme}, saved=None)
 
+    def keys_for(self, action: str) -> str:
+        """The keys in force for a main-screen action in the panes (e.g. `screen.edit` -> `o`)."""
+        for binding in PANE_BINDINGS:
+            if isinstance(binding, Binding) and binding.action == action:
+                return " ".join(self.get_key_display(Binding(key, action))
+                                for key in live_keys(binding, self.live_keymap))
+        return ""
+
     # --- settings -----------------------------------------------------------------------------
 
     @work(thread=True, group="settings")
@@ -365,7 +403,9 @@ class MemtuiApp(App[int]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         if isinstance(screen, MainScreen):
             for title, help_text, action in PALETTE_COMMANDS:
-                yield SystemCommand(title, help_text, _screen_action(screen, action))
+                keys = self.keys_for(f"screen.{action}")
+                shown = f"{help_text} ({keys})" if keys else help_text
+                yield SystemCommand(title, shown, _screen_action(screen, action))
         if not isinstance(screen, RootsScreen):
             yield SystemCommand("Switch memory folder",
                                 "Pick another memory folder, or open all found together",
@@ -378,30 +418,47 @@ class MemtuiApp(App[int]):
 
 
 PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("Search", "Focus the query box (/)", "focus_query"),
-    ("Results", "Focus the results list (enter)", "focus_results"),
-    ("Open in editor", "Open $EDITOR at the selected entry's line (e)", "edit"),
-    ("Open file", "The selected entry's whole file, read-only, scrolled to it (o)", "open_file"),
+    # (title, what it does, the main screen action); the key in force is added when shown
+    ("Search", "Focus the query box", "focus_query"),
+    ("Results", "Focus the results list", "focus_results"),
+    ("Open in editor", "Open $EDITOR at the selected entry's line", "edit"),
+    ("Open file", "The selected entry's whole file, read-only, scrolled to it", "open_file"),
     ("Copy entry", "Copy the marked entries (else the selected one) as Markdown quotes under "
-     "their citations (y)", "copy_entry"),
-    ("Copy citation", "Copy path:start–end of the marked entries (else the selected one) (Y)",
+     "their citations", "copy_entry"),
+    ("Copy citation", "Copy path:start–end of the marked entries (else the selected one)",
      "copy_citation"),
-    ("Boost file", "Boost the selected entry's file for this session (+)", "boost(1)"),
-    ("Penalise file", "Penalise the selected entry's file for this session (-)", "boost(-1)"),
-    ("Clear file boost", "Remove the session boost of the selected entry's file (0)",
+    ("Boost file", "Boost the selected entry's file for this session", "boost(1)"),
+    ("Penalise file", "Penalise the selected entry's file for this session", "boost(-1)"),
+    ("Clear file boost", "Remove the session boost of the selected entry's file",
      "clear_boost"),
-    ("Toggle breakdown size", "Compact or expanded score breakdown (b)", "toggle_breakdown"),
-    ("Explain in full", "Open the full score breakdown (B)", "expanded_breakdown"),
-    ("Maximise pane", "Fill the screen with the focused pane, or restore it (z)",
-     "toggle_maximize"),
-    ("Weights", "Change factor weights and half-life live (w)", "weights"),
-    ("Filters", "Filter by source, role, tag and date (f)", "filters"),
-    ("Toggle date window", "Load every date or only the last N days (t)", "toggle_window"),
-    ("Reveal secrets", "Show or mask secrets in the entry (r)", "toggle_secrets"),
-    ("Next match", "Scroll the entry to the next match (n)", "next_match"),
-    ("Warnings", "Skipped files, config and entry warnings (!)", "warnings"),
-    ("Help", "Every key binding (?)", "help"),
+    ("Toggle breakdown size", "Compact or expanded score breakdown", "toggle_breakdown"),
+    ("Explain in full", "Open the full score breakdown", "expanded_breakdown"),
+    ("Maximise pane", "Fill the screen with the focused pane, or restore it", "toggle_maximize"),
+    ("Weights", "Change factor weights and half-life live", "weights"),
+    ("Filters", "Filter by source, role, tag and date", "filters"),
+    ("Toggle date window", "Load every date or only the last N days", "toggle_window"),
+    ("Reveal secrets", "Show or mask secrets in the entry", "toggle_secrets"),
+    ("Next match", "Scroll the entry to the next match", "next_match"),
+    ("Warnings", "Skipped files, config and entry warnings", "warnings"),
+    ("Memory health", "Duplicates, superseded, stale, secrets, beyond the load line",
+     "health"),
+    ("Help", "Every key binding", "help"),
 )
+
+
+def key_scopes() -> dict[str, list[BindingType]]:
+    """Binding tables that are active at the same time: a key may serve one binding per scope."""
+    everywhere = [*MAIN_BINDINGS, *MemtuiApp.BINDINGS]
+    return {
+        "panes": [*PANE_BINDINGS, *ResultsList.BINDINGS, *EntryView.BINDINGS, *everywhere],
+        "query": [*QueryInput.BINDINGS, *everywhere],
+        "weights": [*WeightsScreen.BINDINGS, *MemtuiApp.BINDINGS],
+        "filters": [*FiltersScreen.BINDINGS, *MemtuiApp.BINDINGS],
+        "modal": [*CloseableModal.BINDINGS, *MemtuiApp.BINDINGS],
+        "health": [*HealthScreen.BINDINGS, *MemtuiApp.BINDINGS],
+        "roots": [*RootsScreen.BINDINGS, *MemtuiApp.BINDINGS],
+        "no memory": [*NoMemoryScreen.BINDINGS, *MemtuiApp.BINDINGS],
+    }
 
 
 def _screen_action(screen: Screen[Any], action: str) -> Callable[[], Awaitable[None]]:
@@ -409,4 +466,3 @@ def _screen_action(screen: Screen[Any], action: str) -> Callable[[], Awaitable[N
         await screen.run_action(action)
 
     return run
-

@@ -16,6 +16,7 @@ the view asks for the main screen's edit or copy of an entry with `EntryAction`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -23,6 +24,7 @@ from textual.message import Message
 from memtui.core.model import ChangeSet, RankResult
 
 if TYPE_CHECKING:
+    from memtui.core.config_file import SettingValue
     from memtui.core.engine import Engine
     from memtui.core.health.model import HealthReport
     from memtui.core.model import Entry
@@ -129,6 +131,15 @@ class WeightsChanged(Message):
         super().__init__()
         self.weights = weights
         self.half_life_days = half_life_days
+
+
+class SaveSettings(Message):
+    """A screen asks for settings to be saved to the config file in use (bubbles to the app)."""
+
+    def __init__(self, values: Mapping[str, SettingValue], notice: str) -> None:
+        super().__init__()
+        self.values = values
+        self.notice = notice
 
 
 class DemoRequested(Message):

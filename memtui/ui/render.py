@@ -35,6 +35,7 @@ EIGHTHS = " ▏▎▍▌▋▊▉█"
 entry_date = date_label
 """ISO date (and HH:MM when known), or 'undated': the same words as a citation line."""
 
+
 _TIME_ONLY = re.compile(
     r"^\s*(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?\s*$"
 )
@@ -348,6 +349,16 @@ def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
         parts += [("  ·  ", "$muted"), (note, "bold $text-warning")]
     for warning in entry.warnings[:3]:
         parts += [("  ⚠ ", "$text-warning"), (one_line(warning, widths.SHORT), "$text-warning")]
+    return Content.assemble(*parts)
+
+
+def match_position(current: int, total: int, beyond: int) -> Content:
+    """`  ·  match 3/7` for the entry header (`n`/`N` move); empty without matches."""
+    if not total:
+        return Content("")
+    parts: list[str | tuple[str, str]] = [("  ·  ", "$muted"), (f"match {current}/{total}", "bold")]
+    if beyond:
+        parts.append((f" (+{beyond:,} past the shown part: e opens the file)", "$muted"))
     return Content.assemble(*parts)
 
 

@@ -41,30 +41,40 @@ def title_line(root_label: str) -> Content:
 
 
 def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool, hidden: int,
-               mode: WatchMode, marked: int = 0) -> Content:
+               mode: WatchMode, marked: int = 0, custom_weights: bool = False) -> Content:
     """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
     `entries` is None until the engine has loaded (then only the watcher's state shows);
     `days` is the configured window (0: every date), `window_all` whether the user lifted it;
-    `marked` how many entries are marked to hand on.
+    `marked` how many entries are marked to hand on; `custom_weights` whether the weights in
+    use differ from the config's. With the root missing, counts are left out: they would be
+    stale.
     """
     parts: list[str | tuple[str, str]] = []
     if marked:
         parts += [(f"{marked:,} marked", "bold $accent"), SEPARATOR]
-    if entries is not None:
+    if entries is not None and mode is not WatchMode.ROOT_MISSING:
         shown_days = 0 if window_all else days
-        parts += [(f"{entries:,} entries", ""), SEPARATOR,
+        parts += [(counted(entries, "entry", "entries"), ""), SEPARATOR,
                   ("all dates" if not shown_days else f"{shown_days} days", "")]
         if hidden and not window_all:
-            parts.append((f" (+{hidden:,} older hidden)", "$muted"))
+            parts.append((f" (+{hidden:,} older hidden · t shows all)", "$warning"))
         if skipped:
             parts += [SEPARATOR, (f"{skipped} skipped", "$warning")]
+        if custom_weights:
+            parts += [SEPARATOR, ("weights: custom", "$accent")]
         parts.append(SEPARATOR)
     parts.append((mode.value, WATCH_STYLE.get(mode, "$muted")))
     return Content.assemble(*parts)
 
 
-def query_status(result: RankResult, *, deterministic: bool, indexing: bool) -> Content:
+def counted(number: int, one: str, many: str) -> str:
+    """`1 entry`, `2 entries`: a count with its noun agreeing."""
+    return f"{number:,} {one if number == 1 else many}"
+
+
+def query_status(result: RankResult, *, deterministic: bool, indexing: bool,
+                 window_all: bool = False) -> Content:
     """`12 matches · 3.1 ms` right of the query box (`entries` while browsing)."""
     count = result.total_matches
     noun = "match" if count == 1 else "matches"
@@ -73,7 +83,11 @@ def query_status(result: RankResult, *, deterministic: bool, indexing: bool) -> 
     elapsed = "— ms" if deterministic else f"{result.elapsed_ms:.1f} ms"
     if indexing:
         elapsed = "indexing…"  # browse results are up; a query waits for the index
-    return Content.assemble((f"{count:,} {noun}", "bold"), SEPARATOR, (elapsed, "$muted"))
+    parts: list[str | tuple[str, str]] = [(f"{count:,} {noun}", "bold"), SEPARATOR,
+                                          (elapsed, "$muted")]
+    if not result.query.strip() and result.hidden_by_window and not window_all:
+        parts += [SEPARATOR, (f"+{result.hidden_by_window:,} older hidden (t)", "$warning")]
+    return Content.assemble(*parts)
 
 
 def banner(message: str) -> Content:
@@ -137,9 +151,9 @@ def change_notice(changes: ChangeSet) -> str | None:
     parts = []
     for path, added, removed, updated in changes.per_path:
         counts = [
-            f"{count} {'entry' if count == 1 else 'entries'} {verb}"
-            for count, verb in ((added, "added"), (removed, "removed"), (updated, "updated"))
-            if count
+            f"{counted(number, 'entry', 'entries')} {verb}"
+            for number, verb in ((added, "added"), (removed, "removed"), (updated, "updated"))
+            if number
         ]
         if counts:
             parts.append(f"{one_line(path, widths.LABEL)}: {', '.join(counts)}")

@@ -7,7 +7,7 @@ binding's own description.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.cells import cell_len
@@ -18,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.keymap import live_keys
 from memtui.ui.screens.modal import CloseableModal
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.query import QueryInput
@@ -57,7 +58,8 @@ MAIN_HELP = {
     "filters": "filter by source, role/file, tag, dates",
     "toggle_window": "date window: last N days ↔ every date",
     "toggle_secrets": "reveal / mask secrets",
-    "next_match": "scroll the entry to the next match",
+    "next_match": "next match in the entry (wraps; the header says which)",
+    "previous_match": "previous match in the entry",
     "warnings": "skipped files and other warnings",
     "next_theme": "next memtui theme (remembered)",
     "help": "this help",
@@ -70,15 +72,16 @@ _MOVES = {
 }
 
 
-def help_rows(app: App[Any]) -> list[HelpRow]:
+def help_rows(app: App[Any], keymap: Mapping[str, str]) -> list[HelpRow]:
     """(section, keys, what, binding id) for every binding, straight from the binding tables.
 
-    The id is what `[keymap]` in the config file remaps; rows that are not bindings have "".
+    Keys are the ones in force after `keymap` (the accepted `[keymap]` remaps); the id is what
+    `[keymap]` remaps; rows that are not bindings have "".
     """
 
     def row(section: str, binding: Binding, text: str) -> HelpRow:
-        keys = " ".join(app.get_key_display(Binding(key.strip(), binding.action))
-                        for key in binding.key.split(","))
+        keys = " ".join(app.get_key_display(Binding(key, binding.action))
+                        for key in live_keys(binding, keymap))
         return (section, keys, text, binding.id or "")
 
     typing, panes, everywhere = ("while typing in the query box",
@@ -92,7 +95,7 @@ def help_rows(app: App[Any]) -> list[HelpRow]:
     rows += [row(panes, binding, _what(binding)) for binding in _bindings(PANE_BINDINGS)]
     rows += [row("in the results list", binding, binding.description)
              for binding in _bindings(ResultsList.BINDINGS)]
-    rows.append(("in the results list", "enter  double-click", "go to the entry pane", ""))
+    rows.append(("in the results list", "double-click", "go to the entry pane", ""))
     rows += [row("in the entry pane", binding, binding.description)
              for binding in _bindings(EntryView.BINDINGS)]
     rows += [row(everywhere, binding, _what(binding)) for binding in _bindings(MAIN_BINDINGS)]
@@ -151,6 +154,11 @@ def help_table(rows: Sequence[HelpRow], width: int) -> Content:
 class HelpScreen(CloseableModal):
     """The help rows grouped by where they apply."""
 
+    def __init__(self, keymap: Mapping[str, str]) -> None:
+        super().__init__()
+        self.keymap = keymap
+        """The remaps in force, so the keys shown are the keys that work."""
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="modal-box"):
             yield Static(Content.styled("memtui keys", "bold $accent"), id="help-title")
@@ -165,7 +173,7 @@ class HelpScreen(CloseableModal):
             )
 
     def on_mount(self) -> None:
-        self.rows = help_rows(self.app)
+        self.rows = help_rows(self.app, self.keymap)
         self.call_after_refresh(self._paint)
 
     def on_resize(self) -> None:

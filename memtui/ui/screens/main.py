@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
@@ -35,6 +35,7 @@ from textual.widgets import Footer, Input, Static
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.history import default_history_path
 from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.query import QueryError
 from memtui.core.sanitize import one_line
@@ -56,6 +57,7 @@ from memtui.ui.heap import loading, settle_heap
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
+from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.screens.weights import WeightsScreen
@@ -104,6 +106,12 @@ class MainScreen(Screen[None]):
         self.watcher_mode = WatchMode.OFF
         self.engine_loading = True
         self.query_error = False
+        self._chrome: Content | None = None
+        self._results_had_focus = False
+        """The results list lost focus because it emptied; it gets it back when it refills."""
+        self._last_selected_id: str | None = None
+        """The selection to return to when the list refills (e.g. the root comes back)."""
+        """The status line last painted (repainted only when it changes)."""
         self._search_started = 0.0
         self._waiting_hand_off: Purpose | None = None
         """A copy or pick asked for while `ctrl+a` was still marking."""
@@ -131,7 +139,12 @@ class MainScreen(Screen[None]):
             yield Static(id="app-status", markup=False)
         with Horizontal(id="query-row"):
             yield Static(Content("❯"), id="prompt", markup=False)
-            yield QueryInput(self.memtui.options.query, id="query")
+            options = self.memtui.options
+            yield QueryInput(
+                options.query, id="query",
+                history=None if options.deterministic else default_history_path(),
+                roots=[root.path for root in options.open_roots],
+            )
             yield Static(id="query-status", markup=False)
         yield Static(id="banner", markup=False)
         with Panes(id="body"):
@@ -217,6 +230,10 @@ class MainScreen(Screen[None]):
         results = self.query_one(ResultsList)
         keep = keep_selection or results.moved_by_user
         keep_id = results.selected.entry.id if keep and results.selected else None
+        if keep and keep_id is None:
+            keep_id = self._last_selected_id  # the list emptied (root gone): come back to it
+        if keep_id is not None:
+            self._last_selected_id = keep_id
         self.generation += 1
         self._search_started = time.perf_counter()
         self.run_search(self.engine, self.generation, self.query_text, keep_id)
@@ -262,7 +279,9 @@ class MainScreen(Screen[None]):
         self._show_empty_state(result)
         indexing = self.engine is not None and not self.engine.index_ready
         self._set_status(status.query_status(
-            result, deterministic=self.memtui.options.deterministic, indexing=indexing))
+            result, deterministic=self.memtui.options.deterministic, indexing=indexing,
+            window_all=self.window_all))
+        self._paint_chrome()  # the window's hidden count arrives with the first result
         self.call_after_refresh(self._painted, message.generation)
 
     def _painted(self, generation: int) -> None:
@@ -280,12 +299,19 @@ class MainScreen(Screen[None]):
             return
         self.query_text = event.value
         self.query_one(ResultsList).moved_by_user = False
+        self._results_had_focus = False  # typing: the user has moved on
+        self._last_selected_id = None
         self.pane.typing()
         self.request_search(keep_selection=False)
 
     @on(Input.Submitted, "#query")
     def _query_submitted(self) -> None:
         self.action_focus_results()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Acting on the results (focus leaves the box for them) keeps the query in history."""
+        if not isinstance(event.widget, QueryInput):
+            self.query_one(QueryInput).remember()
 
     def set_query(self, text: str) -> None:
         """Replace the query text (filters screen, palette) and rerank."""
@@ -320,8 +346,11 @@ class MainScreen(Screen[None]):
             hidden=self.result.hidden_by_window if self.result else 0,
             mode=self.watcher_mode if options.watch else WatchMode.OFF,
             marked=len(self.query_one(ResultsList).marks),
+            custom_weights=engine is not None and engine.weights_custom,
         )
-        self.query_one("#app-status", Static).update(line, layout=False)
+        if line != self._chrome:
+            self._chrome = line
+            self.query_one("#app-status", Static).update(line, layout=False)
 
     def _set_status(self, content: Content) -> None:
         self.query_one("#query-status", Static).update(content, layout=False)
@@ -340,6 +369,7 @@ class MainScreen(Screen[None]):
         results = self.query_one(ResultsList)
         has_hits = bool(result.hits)
         if results.display != has_hits:
+            self._keep_focus_on_a_live_widget(results, showing=has_hits)
             results.display = has_hits
             empty.display = not has_hits
         if has_hits:
@@ -352,6 +382,20 @@ class MainScreen(Screen[None]):
             skipped=len(engine.skipped) if engine is not None else 0,
             window_all=self.window_all,
         ))
+
+    def _keep_focus_on_a_live_widget(self, results: ResultsList, *, showing: bool) -> None:
+        """Focus never stays on a list that is about to vanish, and comes back with it.
+
+        A hidden widget keeps focus in Textual, so the footer would go blank and no key would
+        act; the query box takes over until the results return (unless the user has moved on).
+        """
+        if not showing and self.focused is results:
+            self._results_had_focus = True
+            self.query_one(QueryInput).focus()
+        elif showing and self._results_had_focus:
+            self._results_had_focus = False
+            if self.focused is self.query_one(QueryInput):
+                self.call_after_refresh(results.focus)
 
     # --- watching and changes -----------------------------------------------------------------
 
@@ -440,6 +484,9 @@ class MainScreen(Screen[None]):
     def action_next_match(self) -> None:
         self.query_one(EntryView).action_next_match()
 
+    def action_previous_match(self) -> None:
+        self.query_one(EntryView).action_previous_match()
+
     # --- acting on the selected entry ---------------------------------------------------------
 
     def action_edit(self) -> None:
@@ -447,8 +494,14 @@ class MainScreen(Screen[None]):
         if hit is None or self.engine is None:
             self.app.bell()
             return
-        path = self.engine.file_of(hit.entry)  # with several roots, the entry's own root
-        if open_editor(self.app, path, hit.entry.line_start):
+        self.edit_entry(hit.entry)
+
+    def edit_entry(self, entry: Entry) -> None:
+        """`e` here and in the health view: the editor at the entry's line, then a reload."""
+        if self.engine is None:
+            return
+        path = self.engine.file_of(entry)  # with several roots, the entry's own root
+        if open_editor(self.app, path, entry.line_start):
             self.apply_paths([path])  # the file was probably edited: reload it now
 
     # --- handing on: copy, pick -------------------------------------------------------------
@@ -636,9 +689,14 @@ class MainScreen(Screen[None]):
     # --- other screens ------------------------------------------------------------------------
 
     def action_weights(self) -> None:
-        if self.engine is not None:
-            config = self.engine.config
-            self.app.push_screen(WeightsScreen(config.weights, config.half_life_days))
+        engine = self.engine
+        if engine is not None:
+            config = engine.config
+            self.app.push_screen(WeightsScreen(
+                engine.weights, engine.half_life_days,
+                configured=(config.weights, config.half_life_days),
+                boosts=engine.session_boosts,
+            ))
 
     @work(thread=True, exclusive=True, group="weights")
     def apply_weights(self, weights: dict[str, float], half_life_days: float) -> None:
@@ -663,8 +721,14 @@ class MainScreen(Screen[None]):
         if query is not None:
             self.set_query(query)
 
+    def action_health(self) -> None:
+        if self.engine is None:
+            self.app.bell()
+            return
+        self.app.push_screen(HealthScreen(self.engine))
+
     def action_warnings(self) -> None:
         self.app.push_screen(WarningsScreen(self.memtui.collect_warnings(self.engine)))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.memtui.live_keymap))

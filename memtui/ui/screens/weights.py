@@ -1,9 +1,11 @@
 """Weights and half-life with the keyboard, reranking the list behind on every change (w).
 
-The screen gets plain values (the weights and half-life to start from; reset returns to them)
-and reports every change by posting `WeightsChanged`. A modal screen's messages bubble to the
-app, not to the screen underneath, so the app hands each one to the main screen, which owns the
-engine and reranks in a worker. The screen holds no other screen and no engine.
+The screen gets plain values (the weights and half-life in use, the config's to reset to, and
+the session boosts) and reports every change by posting `WeightsChanged`; `s` posts
+`SaveSettings` so the app writes them to the config file in use. A modal screen's messages
+bubble to the app, not to the screen underneath, so the app hands each change to the main
+screen, which owns the engine and reranks in a worker. The screen holds no other screen and
+no engine.
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from memtui.core.config import FACTOR_NAMES
+from memtui.core.config_file import SettingValue
 from memtui.ui import render
-from memtui.ui.messages import WeightsChanged
+from memtui.ui.messages import SaveSettings, WeightsChanged
 
 WEIGHT_STEP = 0.05
 HALF_LIFE_STEP = 5.0
@@ -37,15 +40,21 @@ class WeightsScreen(ModalScreen[None]):
         Binding("right,plus,l", "change(1)", "More", id="weights.more"),
         Binding("left,minus,h", "change(-1)", "Less", id="weights.less"),
         Binding("r", "reset", "Reset", id="weights.reset"),
+        Binding("s", "save", "Save", id="weights.save"),
         Binding("escape,enter,w,q", "close", "Close", id="weights.close"),
     ]
     ROWS = (*FACTOR_NAMES, HALF_LIFE)
 
-    def __init__(self, weights: Mapping[str, float], half_life_days: float) -> None:
+    def __init__(self, weights: Mapping[str, float], half_life_days: float, *,
+                 configured: tuple[Mapping[str, float], float],
+                 boosts: Mapping[str, float] | None = None) -> None:
         super().__init__()
         self.weights = dict(weights)
         self.half_life = float(half_life_days)
-        self.defaults = (dict(self.weights), self.half_life)
+        self.defaults = (dict(configured[0]), float(configured[1]))
+        """What `r` resets to: the config's weights and half-life."""
+        self.boosts = dict(boosts or {})
+        """Session boosts by file, saved with the weights by `s`."""
         self.row = 0
 
     def compose(self) -> ComposeResult:
@@ -53,8 +62,8 @@ class WeightsScreen(ModalScreen[None]):
             yield Static(Content.styled("weights", "bold $accent"))
             yield Static(id="weights-body", markup=False)
             yield Static(Content.styled(
-                "↑↓ choose · ←→ or −/+ change · r reset · esc close — the list reranks live; "
-                "weights are normalised to sum 1", "$muted"))
+                "↑↓ choose · ←→ or −/+ change · r reset to the config · s save to the config · "
+                "esc close — the list reranks live; weights are normalised to sum 1", "$muted"))
 
     def on_mount(self) -> None:
         self._paint()
@@ -101,6 +110,16 @@ class WeightsScreen(ModalScreen[None]):
     def action_reset(self) -> None:
         self.weights, self.half_life = dict(self.defaults[0]), self.defaults[1]
         self._changed()
+
+    def action_save(self) -> None:
+        total = sum(self.weights.values()) or 1.0
+        values: dict[str, SettingValue] = {
+            "weights": {name: round(value / total, 4) for name, value in self.weights.items()},
+            "half_life_days": self.half_life,
+        }
+        if self.boosts:
+            values["boosts"] = {path: round(factor, 4) for path, factor in self.boosts.items()}
+        self.post_message(SaveSettings(values, "Weights saved"))
 
     def _changed(self) -> None:
         self._paint()

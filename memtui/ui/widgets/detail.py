@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
+from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
@@ -39,6 +40,7 @@ class EntryView(ScrollView, can_focus=True):
         "detail--bullet",
         "detail--link",
         "detail--match",
+        "detail--current-match",
         "detail--muted",
     }
     DEFAULT_CSS = """
@@ -51,13 +53,27 @@ class EntryView(ScrollView, can_focus=True):
     EntryView > .detail--match {
         color: $match-foreground; background: $match-background; text-style: bold;
     }
+    EntryView > .detail--current-match {
+        color: $match-background; background: $match-foreground; text-style: bold underline;
+    }
     EntryView > .detail--muted { color: $muted; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
         Binding("n", "next_match", "Next match", show=False, id="detail.next_match"),
+        Binding("N", "previous_match", "Previous match", show=False, id="detail.previous_match"),
     ]
+
+    class MatchMoved(Message):
+        """The current match changed: `current` (1-based, 0 = none) of `total` shown, and how
+        many more matches lie past the rendering cap (`beyond`; `e` opens the file there)."""
+
+        def __init__(self, current: int, total: int, beyond: int) -> None:
+            super().__init__()
+            self.current = current
+            self.total = total
+            self.beyond = beyond
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -65,12 +81,17 @@ class EntryView(ScrollView, can_focus=True):
         self._pattern: re.Pattern[str] | None = None
         self._logical: list[markdown.Block] = []
         self._lines: list[Text] = []
-        self._match_lines: list[int] = []
+        self._matches: list[tuple[int, int, int]] = []
+        """Every match as (wrapped line, start, end), in reading order."""
+        self.current_match: int | None = None
+        """Index into `_matches` of the match `n`/`N` moved to (None: no match)."""
         self._wrapped_width = -1
         self.match_count = 0
+        self.matches_beyond = 0
+        """Matches in the part of the text past the rendering cap."""
         self.truncated_lines = 0
         self._style_key: tuple[Style, ...] = ()
-        self._strips: dict[tuple[int, int], Strip] = {}
+        self._strips: dict[tuple[int, int, tuple[int, int] | None], Strip] = {}
 
     # --- content ------------------------------------------------------------------------------
 
@@ -81,16 +102,14 @@ class EntryView(ScrollView, can_focus=True):
         self._logical = self._build(text, pattern)
         self._wrapped_width = -1
         self._rewrap()
-        first = self._match_lines[0] if self._match_lines else 0
-        self.scroll_to(y=max(0, first - 2), animate=False)
-        self.refresh()
+        self._go_to_match(0 if self._matches else None)
 
     def clear(self) -> None:
         self.show("", None)
 
     @property
     def first_match_line(self) -> int | None:
-        return self._match_lines[0] if self._match_lines else None
+        return self._matches[0][0] if self._matches else None
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(name, partial=True)
@@ -110,6 +129,10 @@ class EntryView(ScrollView, can_focus=True):
             syntax=markdown.syntax_styles(self.app.theme_variables),
         )
         out, self.match_count = markdown.blocks(lines, styles, pattern)
+        self.matches_beyond = 0
+        if self.truncated_lines and pattern is not None:
+            shown = sum(1 for match in pattern.finditer(text) if match.end() > match.start())
+            self.matches_beyond = max(0, shown - self.match_count)
         if self.truncated_lines:
             out.append(
                 Text(
@@ -128,7 +151,7 @@ class EntryView(ScrollView, can_focus=True):
         self._wrapped_width = width
         console = self.app.console
         wrapped: list[Text] = []
-        self._match_lines = []
+        self._matches = []
         match_style = self._style("detail--match")
         for logical in self._logical:
             pieces: Iterable[Text]
@@ -139,14 +162,15 @@ class EntryView(ScrollView, can_focus=True):
             else:
                 pieces = logical.wrap(console, width, overflow="fold")
             for piece in pieces:
-                if self._pattern is not None and any(
-                    span.style == match_style for span in piece.spans
-                ):
-                    self._match_lines.append(len(wrapped))
+                if self._pattern is not None:
+                    self._matches += [(len(wrapped), span.start, span.end)
+                                      for span in piece.spans if span.style == match_style]
                 wrapped.append(piece)
         self._lines = wrapped
         self._strips.clear()
         set_virtual_size(self, Size(width, len(wrapped)))
+        if self.current_match is not None and self._matches:
+            self.current_match = min(self.current_match, len(self._matches) - 1)
 
     def on_resize(self) -> None:
         if self._logical:
@@ -176,20 +200,51 @@ class EntryView(ScrollView, can_focus=True):
         base = self.rich_style
         if not 0 <= index < len(self._lines):
             return Strip.blank(width, base)
-        strip = self._strips.get((index, width))
+        current = self._current_span(index)
+        strip = self._strips.get((index, width, current))
         if strip is None:
-            segments = list(self._lines[index].render(self.app.console, end=""))
+            line = self._lines[index]
+            if current is not None:
+                line = line.copy()
+                line.stylize(self._style("detail--current-match"), *current)
+            segments = list(line.render(self.app.console, end=""))
             strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
             if len(self._strips) > 2000:
                 self._strips.clear()
-            self._strips[(index, width)] = strip
+            self._strips[(index, width, current)] = strip
         return strip
 
+    def _current_span(self, line: int) -> tuple[int, int] | None:
+        if self.current_match is None:
+            return None
+        at, start, end = self._matches[self.current_match]
+        return (start, end) if at == line else None
+
     def action_next_match(self) -> None:
-        top = int(self.scroll_y) + 2
-        later = [line for line in self._match_lines if line > top]
-        target = later[0] if later else (self._match_lines[0] if self._match_lines else 0)
-        self.scroll_to(y=max(0, target - 2), animate=False)
+        """`n`: the next match, wrapping to the first after the last (like less)."""
+        self._step_match(1)
+
+    def action_previous_match(self) -> None:
+        """`N`: the previous match, wrapping to the last before the first."""
+        self._step_match(-1)
+
+    def _step_match(self, step: int) -> None:
+        if not self._matches:
+            self.app.bell()
+            return
+        current = -1 if self.current_match is None and step > 0 else self.current_match or 0
+        self._go_to_match((current + step) % len(self._matches))
+
+    def _go_to_match(self, index: int | None) -> None:
+        """Make match `index` current, scroll it into view (two lines of context above) and
+        say `k/N`. The index, not the scroll position, is the state, so a press always moves,
+        even at the end of the text where the view cannot scroll any further."""
+        self.current_match = index
+        line = self._matches[index][0] if index is not None else 0
+        self.scroll_to(y=max(0, line - 2), animate=False)
+        self.refresh()
+        self.post_message(self.MatchMoved(0 if index is None else index + 1, len(self._matches),
+                                          self.matches_beyond))
 
     def plain_lines(self) -> list[str]:
         """Every wrapped line as plain text (tests read what the user sees)."""

@@ -106,6 +106,9 @@ class EntryPane(Vertical):
         self._owed = False
         """A selection was skipped while typing and still has to be shown."""
         self._timer: Timer | None = None
+        self._header = Content("")
+        self._match_note = Content("")
+        """`· match 3/7` after the header while the entry shows matches."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header", markup=False)
@@ -165,6 +168,11 @@ class EntryPane(Vertical):
             self._timer.stop()
         self._timer = None
 
+    def on_entry_view_match_moved(self, message: EntryView.MatchMoved) -> None:
+        self._match_note = render.match_position(message.current, message.total, message.beyond)
+        self.query_one("#detail-header", Static).update(self._header + self._match_note,
+                                                        layout=False)
+
     # --- painting -----------------------------------------------------------------------------
 
     def show(self) -> None:
@@ -184,8 +192,8 @@ class EntryPane(Vertical):
         entry = hit.entry
         app = cast("MemtuiApp", self.app)
         text, masked = app.mask(render.entry_text(entry), revealed=self.revealed)
-        header.update(render.detail_header(entry, masked=masked, revealed=self.revealed),
-                      layout=False)
+        self._header = render.detail_header(entry, masked=masked, revealed=self.revealed)
+        header.update(self._header + self._match_note, layout=False)
         pattern = render.match_pattern(hit.explanation.terms)
         shown = (entry, pattern.pattern if pattern else None, self.revealed)
         if shown != self.shown:

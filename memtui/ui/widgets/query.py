@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
 from typing import ClassVar
 
+from textual import work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
+from textual.message import Message
 from textual.widgets import Input
 
+from memtui.core.history import HistoryCursor, read_history, remembered, write_history
 from memtui.ui.widgets.lines import set_virtual_size
 
 FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
@@ -20,8 +25,8 @@ class QueryInput(Input):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("down", "screen.results('down')", "next result", show=False, id="query.down"),
-        Binding("up", "screen.results('up')", "previous result", show=False, id="query.up"),
+        Binding("down", "down", "next result / newer query", show=False, id="query.down"),
+        Binding("up", "up", "previous result / earlier query", show=False, id="query.up"),
         Binding("pagedown", "screen.results('page_down')", show=False, id="query.page_down"),
         Binding("pageup", "screen.results('page_up')", show=False, id="query.page_up"),
         Binding("home", "screen.results('first')", show=False, id="query.first"),
@@ -40,8 +45,70 @@ class QueryInput(Input):
         Binding("f1", "screen.help", "Help", id="query.help"),
     ]
 
-    def __init__(self, value: str = "", *, id: str | None = None) -> None:
+    def __init__(self, value: str = "", *, id: str | None = None,
+                 history: Path | None = None, roots: Sequence[Path] = ()) -> None:
         super().__init__(value=value, placeholder=FILTER_HINT, id=id, select_on_focus=False)
+        self.history_path = history
+        """Where earlier queries are kept (None: no history, e.g. tests and screenshots)."""
+        self._roots = tuple(roots)
+        self._history = HistoryCursor([])
+        self._recalled: str | None = None
+        """The query ↑/↓ put in the box, while it is unedited."""
+
+    def on_mount(self) -> None:
+        if self.history_path is not None:
+            self._load_history(self.history_path)
+
+    @work(thread=True, group="history")
+    def _load_history(self, path: Path) -> None:
+        self.post_message(self.HistoryLoaded(read_history(path)))
+
+    class HistoryLoaded(Message):
+        def __init__(self, queries: list[str]) -> None:
+            super().__init__()
+            self.queries = queries
+
+    def on_query_input_history_loaded(self, message: HistoryLoaded) -> None:
+        message.stop()
+        self._history = HistoryCursor(message.queries)
+
+    # --- ↑/↓: earlier queries in an empty box, else the results ------------------------------
+
+    def _walking(self) -> bool:
+        return self._recalled is not None and self.value == self._recalled
+
+    async def action_up(self) -> None:
+        if not self.value or self._walking():
+            recalled = self._history.older()
+            if recalled is not None:
+                self._recall(recalled)
+                return
+        await self.run_action("screen.results('up')")
+
+    async def action_down(self) -> None:
+        if self._walking():
+            recalled = self._history.newer()
+            if recalled is not None:
+                self._recall(recalled)
+                return
+        await self.run_action("screen.results('down')")
+
+    def _recall(self, query: str) -> None:
+        self._recalled = query or None
+        self.value = query
+        self.cursor_position = len(query)
+
+    def remember(self) -> None:
+        """Keep the query in the history (the user acted on its results)."""
+        if self.history_path is None or not self.value.strip():
+            return
+        self._history = HistoryCursor(remembered(self._history.history, self.value))
+        self._recalled = None
+        self._save_history(self.history_path, list(self._history.history))
+
+    @work(thread=True, exclusive=True, group="history")
+    def _save_history(self, path: Path, queries: list[str]) -> None:
+        write_history(path, queries, roots=self._roots)
 
     def _watch_value(self, value: str) -> None:
         """Input's own watcher, minus the screen-wide layout pass it costs on every keystroke.

@@ -69,6 +69,9 @@ old title."""
 MARK_GLYPH = "✓"
 """The mark gutter's sign for a marked row: a glyph, so a mark reads without colour too."""
 
+ROOT_TAG_CELLS = 8
+"""With several memory folders open, each row starts its title with this much of its label."""
+
 TITLE_FIRST_CELLS = 28
 """The date and source columns (then the path) appear only when the title keeps this much room:
 a narrow list drops them before it cuts titles. One threshold per width, so columns align."""
@@ -76,9 +79,6 @@ a narrow list drops them before it cuts titles. One threshold per width, so colu
 FULL_BAR_WIDTH = 50
 """A list narrower than this draws its score bars at half length (same scale: a full bar is a
 score of 1), leaving the room to the title."""
-
-ROOT_TAG_CELLS = 8
-"""With several memory folders open, each row starts its title with this much of its label."""
 
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
@@ -156,6 +156,7 @@ class ResultsList(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False, id="results.page_up"),
         Binding("home,g", "first", "First", show=False, id="results.first"),
         Binding("end,G", "last", "Last", show=False, id="results.last"),
+        Binding("enter", "choose", "Open entry", show=False, id="results.choose"),
         Binding("space", "toggle_mark", "Mark", id="results.toggle_mark"),
         Binding("ctrl+a", "mark_all", "Mark all", show=False, id="results.mark_all"),
         Binding("ctrl+u", "clear_marks", "Clear marks", show=False, id="results.clear_marks"),
@@ -346,6 +347,11 @@ class ResultsList(ScrollView, can_focus=True):
 
     def _gutter(self) -> bool:
         return self.always_gutter or bool(self.marks)
+
+    def action_choose(self) -> None:
+        """Enter: go to the selected entry (the screen focuses the entry pane)."""
+        if self.hits:
+            self.post_message(self.Chosen(self.hits[self.cursor]))
 
     def on_click(self, event: events.Click) -> None:
         index = int(self.scroll_y) + event.y

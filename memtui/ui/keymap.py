@@ -1,0 +1,77 @@
+"""The `[keymap]` table checked against the live binding tables before Textual applies it.
+
+Textual's keymap silently ignores an id it does not know and lets one key serve two bindings, so
+`"pane.edit" = "y"` would quietly take `y` from Copy. Here every remap is checked: an unknown id
+is reported and ignored; a key already used by another binding active at the same time (in the
+same *scope*, e.g. the panes or the query box) is reported and the remap is refused. Help, the
+footer and the palette then show the keys that are really in force (`live_keys`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from textual.binding import Binding, BindingType
+
+
+@dataclass(frozen=True)
+class KeymapCheck:
+    """The remaps to apply, and why the others were not."""
+
+    accepted: dict[str, str]
+    problems: tuple[str, ...]
+
+
+def _keys(spec: str) -> set[str]:
+    return {key.strip() for key in spec.split(",") if key.strip()}
+
+
+def _bindings(table: Iterable[BindingType]) -> list[Binding]:
+    return [item for item in table if isinstance(item, Binding) and item.id]
+
+
+def check_keymap(
+    keymap: Mapping[str, str], scopes: Mapping[str, Sequence[BindingType]]
+) -> KeymapCheck:
+    """Which remaps of `keymap` can be applied; `scopes` are binding tables active together."""
+    tables = {name: _bindings(table) for name, table in scopes.items()}
+    known = {binding.id: binding for table in tables.values() for binding in table}
+    accepted: dict[str, str] = {}
+    problems: list[str] = []
+
+    def keys_of(binding: Binding) -> set[str]:
+        assert binding.id is not None
+        return _keys(accepted.get(binding.id, binding.key))
+
+    for binding_id, spec in keymap.items():
+        if binding_id not in known:
+            problems.append(f'[keymap] "{binding_id}": no binding has this id; ignored '
+                            "(help, ?, lists every id)")
+            continue
+        wanted = _keys(spec)
+        if not wanted:
+            problems.append(f'[keymap] "{binding_id}": no key given; ignored')
+            continue
+        clash = next(
+            (other for table in tables.values()
+             if any(binding.id == binding_id for binding in table)
+             for other in table
+             if other.id != binding_id and keys_of(other) & wanted),
+            None,
+        )
+        if clash is not None:
+            taken = ", ".join(sorted(keys_of(clash) & wanted))
+            problems.append(
+                f'[keymap] "{binding_id}" = "{spec}": {taken} already does '
+                f'{clash.description or clash.action} ({clash.id}); not applied'
+            )
+            continue
+        accepted[binding_id] = spec
+    return KeymapCheck(accepted, tuple(problems))
+
+
+def live_keys(binding: Binding, keymap: Mapping[str, str]) -> list[str]:
+    """The keys that trigger `binding` once `keymap` (the accepted remaps) is applied."""
+    spec = keymap.get(binding.id or "", binding.key)
+    return sorted(_keys(spec), key=spec.index)

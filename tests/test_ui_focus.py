@@ -1,0 +1,61 @@
+"""Focus is never lost: when the list empties under the user the query box takes over, and the
+results get focus (and their selection) back when they return."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, write
+
+from memtui.ui.widgets.query import QueryInput
+from memtui.ui.widgets.results import ResultsList
+
+
+async def test_focus_survives_the_list_emptying_and_refilling(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "## Other\nnothing to see\n")
+    quokka = write(root / "quokka.md", "## Quokka\nA quokka smiled.\n")
+    app = build_app(str(root), "--days", "0", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: app.watcher is not None
+                         and screen.watcher_mode.value == "watching")
+        await type_query(pilot, app, "quokka")
+        await pilot.press("tab")
+        results = screen.query_one(ResultsList)
+        assert app.focused is results
+
+        quokka.unlink()
+        await wait_until(pilot, lambda: not results.display, steps=1500)
+        # a widget that takes keys (focus moves on the next turn of the loop), footer intact
+        await wait_until(pilot, lambda: isinstance(app.focused, QueryInput))
+        assert screen.query_one("Footer").display
+
+        write(quokka, "## Quokka\nA quokka smiled again.\n")
+        await wait_until(pilot, lambda: results.display and app.focused is results, steps=1500)
+        await pilot.press("slash")  # a pane key acts again
+        assert isinstance(app.focused, QueryInput)
+
+
+async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "## First\none\n\n## Second\ntwo\n\n## Third\nthree\n")
+    app = build_app(str(root), deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: app.watcher is not None
+                         and screen.watcher_mode.value == "watching")
+        results = screen.query_one(ResultsList)
+        await pilot.press("tab", "down")
+        assert app.focused is results and results.selected is not None
+        chosen = results.selected.entry.id
+        root.rename(tmp_path / "away")
+        await wait_until(pilot, lambda: screen.watcher_mode.value == "root missing", steps=1500)
+        await wait_until(pilot, lambda: not results.display, steps=1500)
+        await wait_until(pilot, lambda: isinstance(app.focused, QueryInput))
+        (tmp_path / "away").rename(root)
+        await wait_until(pilot, lambda: results.display and results.selected is not None
+                         and app.focused is results, steps=1500)
+        assert results.selected is not None and results.selected.entry.id == chosen
+        await pilot.press("down")  # and the list still moves
+        assert results.selected is not None and results.selected.entry.id != chosen
