@@ -35,12 +35,13 @@ async def settle(pilot: Pilot[int], condition: Callable[[], bool]) -> None:
 
 
 async def shoot(out: Path, name: str, *, theme: str = "memtui-dark", query: str = "",
-                keys: tuple[str, ...] = (), screen_name: str = "MainScreen") -> Path:
+                keys: tuple[str, ...] = (), screen_name: str = "MainScreen",
+                size: tuple[int, int] = SIZE) -> Path:
     args = build_tui_parser().parse_args(
         ["--demo", "--today", TODAY, "--no-watch", "--theme", theme]
     )
     app: MemtuiApp = create_app(args, deterministic=True)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, MainScreen)
                      and app.painted_generation > 0)
         screen = app.screen
@@ -67,6 +68,9 @@ async def main(out: Path) -> None:
         await shoot(out, "help", keys=("f1",), screen_name="HelpScreen"),
         await shoot(out, "light", theme="memtui-light", query="offsite tokyo"),
         await shoot(out, "no-matches", query="xylophone"),
+        await shoot(out, "small-80x24", query="deploy", size=(80, 24)),
+        await shoot(out, "high-contrast", theme="memtui-high-contrast", query="vat reverse charge",
+                    keys=("tab",)),
     ]
     for path in shots:
         print(path)

@@ -51,6 +51,28 @@ def test_main_screen_with_a_query(snap_compare: Snap, theme: str) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "deploy"))
 
 
+SIZES = [(60, 20), (80, 24), (100, 30), (160, 45), (220, 50)]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{width}x{height}" for width, height in SIZES])
+def test_main_screen_at_every_size(snap_compare: Snap, size: tuple[int, int]) -> None:
+    """The layout's size classes: stacked below 80 columns, the why pane shrinking first."""
+    app = demo_app()
+    assert snap_compare(app, terminal_size=size, run_before=prepare(app, "deploy"))
+
+
+def test_markdown_table_and_inline_code(snap_compare: Snap) -> None:
+    app = demo_app()
+    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "vat reverse charge"))
+
+
+@pytest.mark.parametrize("key", ["w", "f"])
+def test_weights_and_filters_dock_under_the_list(snap_compare: Snap, key: str) -> None:
+    app = demo_app()
+    assert snap_compare(app, terminal_size=(80, 24), run_before=prepare(
+        app, "deploy", "tab", key, until=lambda: type(app.screen).__name__ != "MainScreen"))
+
+
 def test_no_matches(snap_compare: Snap) -> None:
     app = demo_app()
     assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "xylophone"))

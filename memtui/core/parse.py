@@ -91,7 +91,9 @@ _EMPHASIS = re.compile(
 Backticks stay: `code` is shown as code."""
 _CODE_SPAN = re.compile(r"(`+[^`]*`+)")
 _RULE_LINE = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
-_TABLE_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+TABLE_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
+"""A Markdown table's delimiter row (`|---|:--:|`); the UI's renderer uses it too, so what is a
+table for a title is a table on screen."""
 _DAILY_DASH = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-_.]([\w.-]*))?")
 _DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-]([\w.-]*))?")
 _DAILY_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
@@ -301,10 +303,10 @@ def _is_table_line(lines: list[str], index: int, end: int) -> bool:
     if "|" not in line and "-" not in line:
         return False
     stripped = line.strip()
-    if stripped.startswith("|") or ("|" in stripped and _TABLE_DELIMITER.fullmatch(stripped)):
+    if stripped.startswith("|") or ("|" in stripped and TABLE_DELIMITER.fullmatch(stripped)):
         return True
     following = lines[index + 1] if index < end else ""
-    return "|" in stripped and "|" in following and bool(_TABLE_DELIMITER.fullmatch(following))
+    return "|" in stripped and "|" in following and bool(TABLE_DELIMITER.fullmatch(following))
 
 
 def _derived_title(lines: list[str], start: int, end: int) -> str:

@@ -27,6 +27,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
+from memtui.core.parse import TABLE_DELIMITER
 from memtui.ui.render import highlight
 
 if TYPE_CHECKING:
@@ -42,7 +43,6 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 _ITEM = re.compile(r"(\s*)([-*+]|\d{1,9}[.)])(\s+)(\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r" {0,3}>\s?")
 _RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*")
-_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?!`)(?P<code_text>.+?)(?<!`)(?P=ticks)(?!`))"
@@ -406,7 +406,7 @@ def _token_style(kind: TokenType, syntax: dict[TokenType, Style]) -> Style | Non
 
 def _starts_table(lines: Sequence[str], index: int) -> bool:
     return (index + 1 < len(lines) and "|" in lines[index]
-            and "-" in lines[index + 1] and bool(_DELIMITER.fullmatch(lines[index + 1])))
+            and "-" in lines[index + 1] and bool(TABLE_DELIMITER.fullmatch(lines[index + 1])))
 
 
 def _cells(line: str) -> list[str]:

@@ -120,7 +120,7 @@ def _what(binding: Binding) -> str:
     return binding.description or _MOVES.get(action, action)
 
 
-KEY_COLUMN_CELLS = 20
+KEY_COLUMN_CELLS = 16
 """The key column's widest; longer key lists (rare) get a line of their own."""
 
 
