@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
-from memtui.commands.output import entry_date, root_fields, roots_payload, used_note
+from memtui.commands.output import root_fields, roots_payload, used_note
+from memtui.core.cite import date_label, iso_date
 from memtui.core.engine import Engine
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
@@ -57,7 +58,7 @@ def finding_payload(engine: Engine, finding: Finding, show: Callable[[str], str]
         "lead": finding.lead,
         **_location(engine, entry),
         "title": one_line(show(entry.title), 300),
-        "date": entry_date(entry),
+        "date": iso_date(entry),
         "source": entry.source.value,
         "reason": one_line(show(finding.reason), 500),
         "details": details,
@@ -100,7 +101,7 @@ def print_report(stream: TextIO, engine: Engine, report: HealthReport, days: int
             indent = "  " if finding.lead or check not in (Check.DUPLICATES, Check.SUPERSEDED) \
                 else "    "
             entry = finding.entry
-            when = (entry_date(entry) or "undated").replace("T", " ")
+            when = date_label(entry)
             print(f"{indent}{one_line(entry.qualified_path, 200)}:{entry.line_start}  {when}  "
                   f"{one_line(show(entry.title), 80)}", file=stream)
             print(f"{indent}  {one_line(show(finding.reason), 300)}", file=stream)

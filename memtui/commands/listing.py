@@ -13,7 +13,8 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
-from memtui.commands.output import entry_date, root_fields, roots_payload, used_note
+from memtui.commands.output import root_fields, roots_payload, used_note
+from memtui.core.cite import date_label, iso_date
 from memtui.core.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
@@ -57,7 +58,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     "line_end": entry.line_end,
                     "title": show(entry.title),
                     "heading_path": [show(part) for part in entry.heading_path],
-                    "date": entry_date(entry),
+                    "date": iso_date(entry),
                     "date_origin": entry.date_origin.value,
                     "source": entry.source.value,
                     "role": entry.role,
@@ -89,7 +90,7 @@ def _print_human(
             current = entry.qualified_path
             print(f"\n{one_line(current, 300)}", file=stream)
         lines = f"{entry.line_start}–{entry.line_end}"
-        when = (entry_date(entry) or "").replace("T", " ")
+        when = "" if entry.when is None else date_label(entry)
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from memtui.core.cite import iso_date
 from memtui.core.engine import Engine
 from memtui.core.model import Entry, Explanation, Hit
 from memtui.core.sanitize import one_line, undecodable_bytes_visible, visible
@@ -61,15 +62,6 @@ def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> str:
 
 def _with_ellipses(flat: str, start: int, end: int) -> str:
     return visible(flat[start:end]) + ("…" if end < len(flat) else "")
-
-
-def entry_date(entry: Entry) -> str | None:
-    """ISO-8601 date, with the time of day when it is known."""
-    if entry.when is None:
-        return None
-    if entry.time is None and entry.date is not None:
-        return entry.date.isoformat()
-    return entry.when.isoformat(timespec="minutes")
 
 
 def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
@@ -148,7 +140,7 @@ def result_item(engine: Engine, entry: Entry, hit: Hit | None, show: Callable[[s
         "line_start": entry.line_start,
         "line_end": entry.line_end,
         "title": one_line(show(entry.title), 300),
-        "date": entry_date(entry),
+        "date": iso_date(entry),
         "source": entry.source.value,
         "excerpt": excerpt(show(entry.body), matched_tokens(hit.explanation) if hit else set()),
     }

@@ -13,7 +13,6 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import (
-    entry_date,
     excerpt,
     explanation_lines,
     matched_tokens,
@@ -21,6 +20,7 @@ from memtui.commands.output import (
     roots_payload,
     used_note,
 )
+from memtui.core.cite import date_label
 from memtui.core.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.query import QueryError, parse_query
@@ -78,7 +78,7 @@ def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> di
 def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) -> None:
     for hit in result.hits:
         entry = hit.entry
-        when = (entry_date(entry) or "undated").replace("T", " ")
+        when = date_label(entry)
         location = f"{one_line(entry.qualified_path, 200)}:{entry.line_start}"
         print(f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}",
               file=stream)

@@ -34,13 +34,19 @@ class Cited:
     """The entry as shown and copied, secrets already masked unless revealed."""
 
 
+def iso_date(entry: Entry) -> str | None:
+    """ISO-8601 date, with the time of day when it is known (JSON); None when undated."""
+    if entry.when is None:
+        return None
+    if entry.time is None and entry.date is not None:
+        return entry.date.isoformat()
+    return entry.when.isoformat(timespec="minutes")
+
+
 def date_label(entry: Entry) -> str:
-    """`2026-11-20 14:30`, `2026-11-20` or `undated`."""
-    if entry.date is None:
-        return "undated"
-    if entry.time is not None:
-        return f"{entry.date.isoformat()} {entry.time.strftime('%H:%M')}"
-    return entry.date.isoformat()
+    """`2026-11-20 14:30`, `2026-11-20` or `undated`: `iso_date` for people."""
+    iso = iso_date(entry)
+    return "undated" if iso is None else iso.replace("T", " ")
 
 
 def citation(where: str, entry: Entry) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.core.model import Source
@@ -80,6 +81,17 @@ class Query:
             or self.before
             or self.excluded_terms or self.excluded_phrases
         )
+
+
+def query_pieces(text: str) -> Iterator[str]:
+    """The query cut as the parser cuts it: quoted phrases (open ones too) and bare words."""
+    return (match.group() for match in _PIECE.finditer(text))
+
+
+def filter_parts(piece: str) -> tuple[str, str] | None:
+    """`("tag", "x")` for a `name:value` piece (name casefolded), else None."""
+    found = _FILTER.match(piece)
+    return (found.group(1).casefold(), found.group(2)) if found else None
 
 
 def parse_query(text: str) -> Query:

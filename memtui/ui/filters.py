@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memtui.core.query import _FILTER, _PIECE, FILTER_NAMES, QueryError, parse_query
+from memtui.core.query import (
+    FILTER_NAMES,
+    QueryError,
+    filter_parts,
+    parse_query,
+    query_pieces,
+)
 
 
 @dataclass
@@ -42,9 +48,8 @@ def split_query(query: str) -> tuple[str, QueryFilters]:
     """
     words: list[str] = []
     filters = QueryFilters()
-    for piece in (match.group() for match in _PIECE.finditer(query)):
-        found = _FILTER.match(piece)
-        name, value = (found.group(1).casefold(), found.group(2)) if found else ("", "")
+    for piece in query_pieces(query):
+        name, value = filter_parts(piece) or ("", "")
         if name not in FILTER_NAMES or not value:
             words.append(piece)
         elif name == "source":

@@ -16,12 +16,12 @@ from rich.text import Text
 from textual.content import Content
 
 from memtui.core.cite import date_label
+from memtui.core.config import FACTOR_NAMES
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
 
-FACTOR_ORDER = ("relevance", "source", "recency", "position")
-FACTOR_STYLE = {name: f"$factor-{name}" for name in FACTOR_ORDER}
+FACTOR_STYLE = {name: f"$factor-{name}" for name in FACTOR_NAMES}
 SOURCE_LABEL = {Source.LONG_TERM: "long", Source.DAILY: "daily", Source.NOTE: "note"}
 SOURCE_STYLE = {
     Source.LONG_TERM: "$badge-long-term",
@@ -32,7 +32,6 @@ BAR_CELLS = 8
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-entry_date = date_label
 """ISO date (and HH:MM when known), or 'undated': the same words as a citation line."""
 
 
@@ -95,8 +94,8 @@ def stacked_cells(contributions: Iterable[tuple[str, float]], cells: int) -> lis
     leftover = filled - sum(counts.values())
     for name in sorted(exact, key=lambda n: exact[n] - counts[n], reverse=True)[:leftover]:
         counts[name] += 1
-    ordered = [name for name in FACTOR_ORDER if name in counts] + [
-        name for name in counts if name not in FACTOR_ORDER
+    ordered = [name for name in FACTOR_NAMES if name in counts] + [
+        name for name in counts if name not in FACTOR_NAMES
     ]
     return [(name, counts[name]) for name in ordered if counts[name] > 0]
 
@@ -335,7 +334,7 @@ def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
     parts: list[str | tuple[str, str]] = [
         (one_line(line_range(entry), widths.LONG), "bold"),
         ("  ·  ", "$muted"),
-        (entry_date(entry), ""),
+        (date_label(entry), ""),
         ("  ·  ", "$muted"),
         (SOURCE_LABEL.get(entry.source, str(entry.source)), SOURCE_STYLE.get(entry.source, "")),
     ]

@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from memtui.core.cite import date_label
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.sanitize import one_line
@@ -45,7 +46,7 @@ def finding_prompt(finding: Finding, mask: Callable[[str], str]) -> Content:
         (indent, ""),
         (one_line(where, widths.SHORT), "bold" if finding.lead else ""),
         ("  ", ""),
-        (render.entry_date(entry), "$muted"),
+        (date_label(entry), "$muted"),
         ("  ", ""),
         (one_line(mask(entry.title), widths.SHORT), ""),
         ("\n", ""),

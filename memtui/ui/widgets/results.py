@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from memtui.core.cite import date_label
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
@@ -27,7 +28,6 @@ from memtui.ui.render import (
     BAR_CELLS,
     SOURCE_LABEL,
     display_title,
-    entry_date,
     stacked_cells,
 )
 from memtui.ui.titles import fit_pieces, title_pieces
@@ -453,7 +453,7 @@ class ResultsList(ScrollView, can_focus=True):
             used += cells
         add("▆" * (bar_cells - used) + " ", style("results--bar-empty"), drawing=True)
         fixed = gutter + rank_width + 1 + 5 + bar_cells + 1
-        date = entry_date(entry)[:10].ljust(10)
+        date = date_label(entry)[:10].ljust(10)
         badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
         meta_width = len(date) + 1 + len(badge) + 1
         show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
