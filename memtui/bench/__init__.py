@@ -1,4 +1,6 @@
-"""Benchmark machinery for `memtui bench`: a synthetic corpus, reference baselines, keystrokes.
+"""Measuring and judging memtui: synthetic and hostile corpora, reference baselines, keystrokes,
+the judged ranking-quality sets and an app driver.
 
-Nothing here is imported by the app; the bench command composes these pieces.
+The bench sits above the UI: `bench.tui` drives the real app to time keystroke → repaint, while
+neither the app nor the core ever imports the bench. `memtui bench` composes these pieces.
 """

@@ -1,1 +1,2 @@
-"""Headless subcommands (`rank`, `list`, `bench`) and the helpers they share with the TUI."""
+"""One module per `memtui` subcommand (the TUI, `pick`, `rank`, `list`, `roots`, `health`,
+`bench`, `cache`), plus what they share: startup from parsed arguments, masking, JSON output."""

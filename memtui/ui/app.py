@@ -1,6 +1,7 @@
-"""The Textual app: one factory (`create_app`) for the CLI, the tests and the screenshot script.
+"""The Textual app (`commands.tui.create_app` builds it for the CLI, the tests and screenshots).
 
-`MemtuiApp` owns what outlives a screen: options, themes, the secret mask and theme persistence.
+`MemtuiApp` owns what outlives a screen: options, themes, the secret mask, the keymap in force,
+saving settings to the config file in use, and exiting cleanly on SIGTERM/SIGHUP.
 The main screen owns the engine and every worker (see `screens/main.py`).
 """
 

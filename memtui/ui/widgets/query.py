@@ -1,4 +1,5 @@
-"""The query box: an Input that forwards list movement keys so the user can type and move."""
+"""The query box: an Input that forwards list movement keys so the user can type and move, and
+walks earlier queries with ↑/↓ while it is empty (kept by `core.history`)."""
 
 from __future__ import annotations
 
