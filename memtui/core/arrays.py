@@ -13,5 +13,7 @@ BoolArray = npt.NDArray[np.bool_]
 SmallArray = npt.NDArray[np.int32]
 """Word ids and slots in postings: int32 halves the memory of millions of postings."""
 CountArray = npt.NDArray[np.integer[Any]]
-"""Occurrence counts: uint16 unless some entry repeats a word more than 65,535 times."""
+"""Occurrence counts: uint8, wider only when some entry repeats a word more often."""
+SlotArray = npt.NDArray[np.integer[Any]]
+"""Slots of a segment's postings: uint16 below 65,536 slots, else int32."""
 ScalarT = TypeVar("ScalarT", bound=np.generic)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SmallArray
+from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray
 from memtui.core.model import MatchKind
 from memtui.core.scoring import (
     FUZZY_CREDIT_SCALE,
@@ -57,7 +57,7 @@ class Expansion:
     fuzzy: Mapping[str, float]
     """Words matched only fuzzily -> their OSA similarity."""
     stem: str | None
-    docs: SmallArray
+    docs: SlotArray
     heading: CountArray
     body: CountArray
     main_postings: int = 0
@@ -149,7 +149,7 @@ def assemble(
     words: list[str] = []
     credits: list[FloatArray] = []
     counts: list[IntArray] = []
-    docs: list[SmallArray] = []
+    docs: list[SlotArray] = []
     heading: list[CountArray] = []
     body: list[CountArray] = []
     for segment, start, end, credit in pieces:

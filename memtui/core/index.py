@@ -21,7 +21,7 @@ import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
-from memtui.core.arrays import BoolArray, FloatArray, IntArray, SmallArray
+from memtui.core.arrays import BoolArray, FloatArray, IntArray, SlotArray
 from memtui.core.expansion import (
     FUZZY_CUTOFF,
     FUZZY_LIMIT,
@@ -47,10 +47,12 @@ COMPACT_MIN_DELTA = 2000
 _CACHE_LIMIT = 1024
 FREQUENCY_CACHE_MIN_POSTINGS = 20_000
 """Terms with at least this many main-segment postings keep their summed tf (see Index)."""
-FREQUENCY_CACHE_SIZE = 40
-"""At most this many cached tf arrays (one float per slot each: 16 MB at 50k entries)."""
-FREQUENCY_PREWARM = 24
-"""How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~100 ms at
+FREQUENCY_CACHE_SIZE = 24
+"""At most this many cached tf arrays (one float per slot each: 9.6 MB at 50k entries). More
+bought no measurable speed on the bench's keystrokes (p95 on CPU 0.70 ms at 50k with 24 or
+40) and cost 6 MB of the 200 MB budget."""
+FREQUENCY_PREWARM = 12
+"""How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~15 ms at
 50k entries); the rest of the cache fills as terms are typed."""
 
 
@@ -382,6 +384,6 @@ class Index:
         return total
 
 
-def _summed(docs: SmallArray, weights: FloatArray, slots: int) -> FloatArray:
+def _summed(docs: SlotArray, weights: FloatArray, slots: int) -> FloatArray:
     """Σ weights per slot, in posting order (so equal inputs give equal bits)."""
     return np.asarray(np.bincount(docs, weights=weights, minlength=slots), dtype=np.float64)

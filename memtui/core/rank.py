@@ -42,7 +42,9 @@ from memtui.core.statics import (
 from memtui.core.tokenize import count_phrase, tokens
 
 SUGGESTION_CUTOFF = 0.6
-TERM_CACHE_SIZE = 32
+TERM_CACHE_SIZE = 8
+"""Scored terms kept: the earlier words of the query being typed, re-scored at every keystroke
+of the next word, and a few recent queries. Each holds a float per slot (400 KB at 50k)."""
 
 
 class Ranker:

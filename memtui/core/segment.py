@@ -16,11 +16,12 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import count
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SmallArray
+from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray, SmallArray
 from memtui.core.fields import context_text, file_words, heading_text
 from memtui.core.model import Entry
 from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens
@@ -29,18 +30,24 @@ BUILD_BATCH = 512
 """Entries tokenized per pass at load: large enough to amortise the per-call cost, small
 enough that one batch's token strings stay a few MB."""
 _TOP = "\U0010ffff"
-_BUFFER_TYPES = {"i": np.int32, "H": np.uint16}
+_BUFFER_TYPES = {"i": np.int32, "H": np.uint16, "B": np.uint8}
+_WIDER = {"B": "H", "H": "i"}
+_LARGEST = {"B": 255, "H": 65_535}
+"""Buffers start narrow and are widened (once per step) when a value does not fit."""
+SMALL_SLOTS = 1 << 16
+"""Segments over fewer slots keep their postings' slots as uint16 (50,000 entries fit)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Segment:
     """An immutable CSR inverted index over some slots (compact dtypes: 50k entries hold
-    millions of postings)."""
+    millions of postings, so slots are uint16 below SMALL_SLOTS and counts uint8 until one
+    exceeds 255; every reader widens them on use, so the values and the scores are the same)."""
 
     words: list[str]
     word_lengths: FloatArray
     ptr: IntArray
-    docs: SmallArray
+    docs: SlotArray
     heading: CountArray
     body: CountArray
 
@@ -70,10 +77,14 @@ class SegmentBuilder:
         self._ids: defaultdict[str, int] = defaultdict(count().__next__)
         self._separator = self._ids[TEXT_SEPARATOR]
         self._pending: list[tuple[SmallArray, SmallArray, int]] = []
-        self._postings: list[array[int]] = [array("i"), array("i"), array("H"), array("H")]
-        """Provisional word ids, slots, heading counts, body counts of flushed batches, in
-        growable C buffers (reallocated in place, returned whole to the OS when freed)."""
+        self._postings: list[array[int]] = [array("H"), array("H"), array("B"), array("B")]
+        """Provisional word ids, slots (from their batch's lowest), heading counts, body
+        counts of flushed batches, in growable C buffers (reallocated in place, returned whole
+        to the OS when freed), each as narrow as its values allow."""
         self._batch_sizes: list[int] = []
+        self._batch_lowest: list[int] = []
+        self._slots = 0
+        """One past the highest slot seen."""
 
     def add(self, field: str, flat_tokens: list[str], first_slot: int) -> SmallArray:
         """Add `batch_tokens`-shaped tokens of consecutive slots from `first_slot` to the
@@ -108,17 +119,20 @@ class SegmentBuilder:
         totals = np.add.reduceat(field_counts, starts)
         heading = np.where(field_keys[starts] & 1, 0, field_counts[starts]).astype(np.int32)
         self._batch_sizes.append(len(pair_keys))
+        self._batch_lowest.append(lowest)
+        self._slots = max(self._slots, lowest + span)
         self._append(0, (pair_keys // span).astype(np.int32))
-        self._append(1, (pair_keys % span + lowest).astype(np.int32))
+        self._append(1, (pair_keys % span).astype(np.int32))
         self._append(2, heading)
         self._append(3, (totals - heading).astype(np.int32))
 
     def _append(self, which: int, values: SmallArray) -> None:
-        """Append to a buffer; count buffers hold uint16 until a count exceeds 65,535 (then
-        they are widened once to int32)."""
+        """Append to a buffer, widening it first (uint8 -> uint16 -> int32) when a value does
+        not fit."""
         buffer = self._postings[which]
-        if buffer.typecode == "H" and int(values.max(initial=0)) > np.iinfo(np.uint16).max:
-            buffer = self._postings[which] = array("i", buffer)
+        largest = int(values.max(initial=0))
+        while buffer.typecode in _WIDER and largest > _LARGEST[buffer.typecode]:
+            buffer = self._postings[which] = array(_WIDER[buffer.typecode], buffer)
         buffer.frombytes(values.astype(_BUFFER_TYPES[buffer.typecode]).tobytes())
 
     def build(self) -> Segment:
@@ -146,13 +160,13 @@ class SegmentBuilder:
             per_word += np.bincount(words[batch], minlength=len(vocabulary))
         ptr = np.zeros(len(vocabulary) + 1, dtype=np.int64)
         np.cumsum(per_word, out=ptr[1:])
-        docs = np.empty(len(words), dtype=np.int32)
+        docs: SlotArray = np.empty(len(words), dtype=slot_dtype(self._slots))
         heading: CountArray = np.empty(len(words), dtype=headings.dtype)
         body: CountArray = np.empty(len(words), dtype=bodies.dtype)
         next_free = ptr[:-1].copy()
-        for batch in batches:
+        for batch, lowest in zip(batches, self._batch_lowest, strict=True):
             destination = _scatter_positions(words[batch], next_free)
-            docs[destination] = slots[batch]
+            docs[destination] = slots[batch].astype(np.int64) + lowest
             heading[destination] = headings[batch]
             body[destination] = bodies[batch]
         return Segment(
@@ -163,6 +177,11 @@ class SegmentBuilder:
             heading=heading,
             body=body,
         )
+
+
+def slot_dtype(slots: int) -> np.dtype[Any]:
+    """The narrowest dtype for postings over `slots` slots."""
+    return np.dtype(np.uint16 if slots <= SMALL_SLOTS else np.int32)
 
 
 def _scatter_positions(words: SmallArray, next_free: IntArray) -> IntArray:

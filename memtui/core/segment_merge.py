@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from memtui.core.arrays import CountArray, IntArray
-from memtui.core.segment import Segment
+from memtui.core.segment import Segment, slot_dtype
 
 
 def renumbered(parts: Sequence[tuple[Segment, IntArray]], slots: int) -> Segment:
@@ -50,7 +50,7 @@ def renumbered(parts: Sequence[tuple[Segment, IntArray]], slots: int) -> Segment
         words=words,
         word_lengths=np.fromiter((len(word) for word in words), np.float64, len(words)),
         ptr=ptr,
-        docs=(key % max(slots, 1)).astype(np.int32),
-        heading=np.concatenate(headings)[order] if headings else np.zeros(0, dtype=np.uint16),
-        body=np.concatenate(bodies)[order] if bodies else np.zeros(0, dtype=np.uint16),
+        docs=(key % max(slots, 1)).astype(slot_dtype(slots)),
+        heading=np.concatenate(headings)[order] if headings else np.zeros(0, dtype=np.uint8),
+        body=np.concatenate(bodies)[order] if bodies else np.zeros(0, dtype=np.uint8),
     )

@@ -138,9 +138,9 @@ def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
 
 def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIndex:
     words = container.json("words")
-    counts = np.dtype(np.uint16), np.dtype(np.int32)
+    counts = np.dtype(np.uint8), np.dtype(np.uint16), np.dtype(np.int32)
     ptr = container.array("ptr", lambda dtype: dtype == np.int64)
-    docs = container.array("docs", lambda dtype: dtype == np.int32)
+    docs = container.array("docs", lambda dtype: dtype in counts[1:])
     heading = container.array("heading", lambda dtype: dtype in counts)
     body = container.array("body", lambda dtype: dtype in counts)
     lengths = container.array("lengths", lambda dtype: dtype == np.float64)
