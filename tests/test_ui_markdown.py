@@ -114,6 +114,18 @@ def test_highlighting_stops_at_its_cap() -> None:
     assert not spans_of(lines, Style(color="green"))  # too much code: plain code style
 
 
+def test_a_huge_table_is_laid_out_only_up_to_its_cap() -> None:
+    columns = 10
+    row = "|" + "|".join(["cell"] * columns) + "|"
+    source = "\n".join([row, "|" + "---|" * columns] + [row] * 1000)
+    found, _ = markdown.blocks(source.split("\n"), STYLES, None)
+    tables = [block for block in found if isinstance(block, markdown.Table)]
+    assert len(tables) == 1
+    cells = columns * (1 + len(tables[0].rows))
+    assert markdown.TABLE_CELLS - columns <= cells <= markdown.TABLE_CELLS
+    assert isinstance(found[-1], Text) and found[-1].plain == row  # the rest stays text
+
+
 @pytest.mark.parametrize(("hostile", "literal"), [
     ("[@click=app.quit]quit[/] [bold red]x[/bold red]", "[@click=app.quit]quit[/] [bold red]x"),
     ("[link](javascript:alert(1)) and ![img](http://x/y.png)", "link ‹javascript:alert(1)›"),

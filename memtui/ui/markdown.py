@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 HIGHLIGHT_CHARS = 20_000
 """Code beyond this many characters per entry is shown in the plain code style."""
 MAX_TABLE_COLUMNS = 24
+TABLE_CELLS = 2_000
+"""Cells per entry laid out as tables (each is parsed, highlighted and wrapped on its own);
+rows past this are shown as the text they are, so a hostile table costs what text costs."""
 MAX_NESTING = 3
 
 _HEADING = re.compile(r"( {0,3}#{1,6})(\s+)(.*?)(\s+#+)?\s*$")
@@ -44,6 +47,7 @@ _ITEM = re.compile(r"(\s*)([-*+]|\d{1,9}[.)])(\s+)(\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r" {0,3}>\s?")
 _RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*")
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_INLINE_MARKS = re.compile(r"[`\\*_~\[<]")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?!`)(?P<code_text>.+?)(?<!`)(?P=ticks)(?!`))"
     r"|(?P<escape>\\[\\`*_{}\[\]()#+\-.!|~<>])"
@@ -236,6 +240,8 @@ Block = Text | Hanging | CodeLine | Rule | Table
 
 def inline(line: str, styles: MarkdownStyles, depth: int = 0) -> Text:
     """Inline code, emphasis, strike-through, escapes and links; link targets become inert."""
+    if not _INLINE_MARKS.search(line):
+        return Text(line)  # most lines: nothing to render, and the big pattern is not cheap
     text = Text()
     position = 0
     for match in _INLINE.finditer(line):
@@ -292,6 +298,7 @@ def blocks(lines: Sequence[str], styles: MarkdownStyles,
     out: list[Block] = []
     found = 0
     budget = HIGHLIGHT_CHARS
+    cells = TABLE_CELLS
     index = 0
     while index < len(lines):
         line = lines[index].replace("\t", "    ")
@@ -308,8 +315,9 @@ def blocks(lines: Sequence[str], styles: MarkdownStyles,
                 out.append(CodeLine(text, Style(bgcolor=styles.code.bgcolor)))
             index = end + 1
             continue
-        if _starts_table(lines, index):
-            table, index = _table(lines, index, styles)
+        if cells > 0 and _starts_table(lines, index):
+            table, index = _table(lines, index, styles, cells)
+            cells -= len(table.header) * (1 + len(table.rows))
             for row in [table.header, *table.rows]:
                 found += sum(highlight(cell, pattern, styles.match) for cell in row)
             out.append(table)
@@ -417,16 +425,20 @@ def _cells(line: str) -> list[str]:
     return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(stripped)]
 
 
-def _table(lines: Sequence[str], index: int, styles: MarkdownStyles) -> tuple[Table, int]:
+def _table(lines: Sequence[str], index: int, styles: MarkdownStyles,
+           cells: int) -> tuple[Table, int]:
+    """The table starting at `index` (at most about `cells` cells) and the line after it."""
     header = _cells(lines[index])[:MAX_TABLE_COLUMNS]
     aligns: list[JustifyMethod] = []
     for spec in _cells(lines[index + 1])[:len(header)]:
         left, right = spec.startswith(":"), spec.endswith(":")
         aligns.append("center" if left and right else "right" if right else "left")
     aligns += ["left"] * (len(header) - len(aligns))
-    rows = []
+    rows: list[list[Text]] = []
     index += 2
-    while index < len(lines) and "|" in lines[index] and lines[index].strip():
+    room = cells // max(1, len(header)) - 1
+    while index < len(lines) and "|" in lines[index] and lines[index].strip() \
+            and len(rows) < room:
         rows.append([inline(cell, styles) for cell in _cells(lines[index])[:len(header)]])
         index += 1
     table = Table([inline(cell, styles) for cell in header], rows, aligns, styles.muted)
