@@ -11,6 +11,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pty_terminal import DOWN, TERMINAL_RESTORED, Terminal
@@ -42,18 +43,18 @@ def printed(handed: HandOff, form: str) -> str:
     return stream.getvalue()
 
 
-async def pick(pilot: Pilot[object], app: MemtuiApp, query: str, *keys: str) -> None:
+async def pick(pilot: Pilot[Any], app: MemtuiApp, query: str, *keys: str) -> None:
     await wait_loaded(pilot, app)
     await type_query(pilot, app, query)
     await pilot.press(*keys)
     await wait_until(pilot, lambda: not app.is_running)
 
 
-def rank_json(*argv: str) -> dict[str, object]:
+def rank_json(*argv: str) -> dict[str, Any]:
     out = io.StringIO()
     run_rank(build_parser("rank").parse_args([*argv, "--today", TODAY.isoformat(), "--json"]),
              out)
-    loaded: dict[str, object] = json.loads(out.getvalue())
+    loaded: dict[str, Any] = json.loads(out.getvalue())
     return loaded
 
 
@@ -81,7 +82,7 @@ async def test_enter_hands_on_the_marked_entries_in_every_format(tmp_path: Path)
 
     payload = json.loads(printed(handed, "json"))
     ranked = rank_json("-q", "deploy", str(root))
-    rank_result = ranked["results"][0]  # type: ignore[index]
+    rank_result = ranked["results"][0]
     assert [list(item) for item in payload["results"]] == [list(rank_result)] * 2
     assert [item["rank"] for item in payload["results"]] == [2, 1]
     assert payload["query"] == "deploy" and payload["roots"] == ranked["roots"]
@@ -163,5 +164,5 @@ def test_the_real_picker_prints_only_the_choice_to_stdout(tmp_path: Path) -> Non
     headings = [line for line in written.decode().splitlines() if CITATION_LINE.match(line)]
     top = rank_json("-q", "deploy", "--demo", "-n", "2")["results"]
     assert [line.split(" (")[0] for line in headings] == [
-        f"{hit['path']}:{hit['line_start']}–{hit['line_end']}" for hit in top  # type: ignore[union-attr]
+        f"{hit['path']}:{hit['line_start']}–{hit['line_end']}" for hit in top
     ]

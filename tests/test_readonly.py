@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from memtui.cli import main
 from memtui.core.config import Config
 from memtui.core.engine import Engine
 from memtui.core.watch import RootWatcher
+from memtui.ui.app import MemtuiApp
 
 TODAY = dt.date(2026, 11, 21)
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -42,6 +44,11 @@ MUTATING_EVENTS = frozenset(
 _recording: list[tuple[str, str]] | None = None
 _roots: tuple[str, ...] = ()
 _installed = False
+
+
+def applied_since(app: MemtuiApp, before: int) -> bool:
+    """The app applied a file change after the `before`th one."""
+    return app.changes_applied > before
 
 
 def _under_root(candidate: Any) -> str | None:
@@ -207,7 +214,7 @@ async def test_several_roots_write_nothing(
                 applied = app.changes_applied
                 with paused():
                     (folder / "new.md").write_text("## Seen\nwatched\n")
-                await wait_until(pilot, lambda before=applied: app.changes_applied > before,
+                await wait_until(pilot, partial(applied_since, app, applied),
                                  steps=1_500)
             await pilot.press("ctrl+q")
     capsys.readouterr()

@@ -185,7 +185,9 @@ def test_one_batch_of_overlapping_hints(memory_root: Path) -> None:
     store = loaded(memory_root)
     (memory_root / "memory/2026-11-21.md").write_text("## 08:00\n")
     (memory_root / "memory/2026-11-20.md").unlink()
-    hints = [memory_root / "memory", memory_root / "memory/2026-11-21.md", "memory/2026-11-20.md"]
+    hints: list[str | Path] = [
+        memory_root / "memory", memory_root / "memory/2026-11-21.md", "memory/2026-11-20.md"
+    ]
     change = store.apply_changes(hints)
     assert {row[0] for row in change.per_path} == {"memory/2026-11-20.md", "memory/2026-11-21.md"}
     assert (len(change.added), len(change.removed)) == (1, 2)

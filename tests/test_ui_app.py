@@ -28,6 +28,7 @@ from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.results import ResultsList
 
@@ -56,7 +57,7 @@ async def test_typing_reranks_and_explains_the_top_hit() -> None:
         assert len(listed) == len(screen.result.hits)
         assert f"{screen.result.total_matches} matches" in static_text(app, "#query-status")
         assert detail_lines(app)[0] == f"## {top.entry.title}"
-        assert app.screen.query_one("EntryView").match_count > 0
+        assert app.screen.query_one(EntryView).match_count > 0
         why = static_text(app, "#breakdown")
         for factor in ("relevance", "source", "recency", "position"):
             assert factor in why

@@ -7,6 +7,8 @@ foreground and background of the rendered segments — not from a table of expec
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -86,13 +88,13 @@ def cursor_line(results: ResultsList) -> list[Cell]:
                       results.region.y + results.cursor - int(results.scroll_y))
 
 
-async def loaded(pilot: Pilot[object], app: MemtuiApp) -> MainScreen:
+async def loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
     screen = await wait_loaded(pilot, app)
     await wait_until(pilot, lambda: screen.pane.hit is not None and not screen.detail_pending)
     return screen
 
 
-async def settle(pilot: Pilot[object]) -> None:
+async def settle(pilot: Pilot[Any]) -> None:
     for _ in range(3):
         await pilot.pause()
 

@@ -4,6 +4,7 @@ lines marked with a glyph, the query lit, hostile text visible, secrets masked, 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.pilot import Pilot
 from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, write
@@ -26,7 +27,7 @@ def long_memory(root: Path, filler: int) -> Path:
     return root
 
 
-async def open_file(pilot: Pilot[object], app: MemtuiApp, *keys: str) -> FileLines:
+async def open_file(pilot: Pilot[Any], app: MemtuiApp, *keys: str) -> FileLines:
     await wait_loaded(pilot, app)
     await type_query(pilot, app, "quokka")
     await pilot.press("tab", *keys, "o")

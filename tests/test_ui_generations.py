@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import pytest
 from textual.widgets import Static
@@ -18,6 +19,9 @@ from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
 from memtui.core.config import Config
 from memtui.core.model import Entry, RankResult
 from memtui.core.query import QueryError
+
+if TYPE_CHECKING:
+    from memtui.core.engine import Engine
 from memtui.ui.app import AppOptions, MemtuiApp
 
 SLOW, FAST = "alpha", "beta"
@@ -54,7 +58,7 @@ async def test_a_slow_search_never_paints_over_a_newer_one(tmp_path: Path, fail:
     engine = SlowEngine(tmp_path, [make_entry(0, "alpha plan", "alpha steps"),
                                    make_entry(1, "beta plan", "beta steps")], fail=fail)
     options = AppOptions(root=tmp_path, config=Config(), today=TODAY, days=30, watch=False,
-                         deterministic=True, engine_factory=lambda _: engine)
+                         deterministic=True, engine_factory=lambda _: cast("Engine", engine))
     app = MemtuiApp(options)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)

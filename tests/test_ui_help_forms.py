@@ -3,6 +3,8 @@ filters form shows placeholders as placeholders, ticks by shape and bad dates as
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -36,7 +38,7 @@ def test_help_descriptions_wrap_inside_their_own_column(width: int) -> None:
     assert "pane.edit" in text and "results.down" in text  # every binding id is shown
 
 
-async def open_help(pilot: Pilot[object], app: MemtuiApp) -> HelpScreen:
+async def open_help(pilot: Pilot[Any], app: MemtuiApp) -> HelpScreen:
     await wait_loaded(pilot, app)
     await pilot.press("f1")
     await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
@@ -61,7 +63,7 @@ async def test_end_and_page_down_reach_the_end_of_the_help(key: str) -> None:
         assert any("newest first" in line for line in shown)  # the last row is on screen
 
 
-async def open_filters(pilot: Pilot[object], app: MemtuiApp) -> FiltersScreen:
+async def open_filters(pilot: Pilot[Any], app: MemtuiApp) -> FiltersScreen:
     await wait_loaded(pilot, app)
     await pilot.press("tab", "f")
     await wait_until(pilot, lambda: isinstance(app.screen, FiltersScreen))

@@ -4,6 +4,8 @@ drop columns before they cut titles, z zooms a pane, and weights/filters leave t
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.pilot import Pilot
 from ui_helpers import demo_app, rows, wait_loaded, wait_until
@@ -21,7 +23,7 @@ TOP_TITLE = "14:30 — Deploy billing-api v2.15.1"
 BODY_WORDS = "Deployed v2.15.1 to staging"
 
 
-async def loaded(pilot: Pilot[object], app: MemtuiApp) -> MainScreen:
+async def loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
     screen = await wait_loaded(pilot, app)
     await wait_until(pilot, lambda: screen.pane.hit is not None and not screen.detail_pending)
     await pilot.pause()

@@ -7,7 +7,9 @@ from __future__ import annotations
 import base64
 import os
 import re
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.drivers.headless_driver import HeadlessDriver
@@ -66,7 +68,7 @@ def shown_marks(app: MemtuiApp) -> list[tuple[bool, str]]:
             for index, row in enumerate(rows(app))]
 
 
-async def focus_results_and_mark(pilot: Pilot[object], *keys: str) -> None:
+async def focus_results_and_mark(pilot: Pilot[Any], *keys: str) -> None:
     await pilot.press("tab", *keys)
     await pilot.pause()
 
@@ -204,6 +206,10 @@ async def test_no_clipboard_payload_from_the_hostile_corpus_holds_a_control_char
     app = build_app(str(corpus.root), "--no-watch", "--days", "0")
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
+
+        def copied(expected: int) -> bool:
+            return len(clipboard_payloads) == expected
+
         copies = 0
         for query in ("payload", "named", "heading"):
             await type_query(pilot, app, query)
@@ -211,12 +217,12 @@ async def test_no_clipboard_payload_from_the_hostile_corpus_holds_a_control_char
             for _ in range(min(12, len(rows(app)))):
                 await pilot.press("y", "Y", "down")
                 copies += 2
-                await wait_until(pilot, lambda expected=copies: len(clipboard_payloads) == expected)
+                await wait_until(pilot, partial(copied, copies))
             await pilot.press("ctrl+a", "y")  # y waits for ctrl+a to have marked them all
-            await wait_until(pilot, lambda expected=copies + 1: len(clipboard_payloads) == expected)
+            await wait_until(pilot, partial(copied, copies + 1))
             await pilot.press("Y", "ctrl+u", "slash", "ctrl+u")
             copies += 2
-            await wait_until(pilot, lambda expected=copies: len(clipboard_payloads) == expected)
+            await wait_until(pilot, partial(copied, copies))
     assert any("␛]52;c;" in payload for payload in clipboard_payloads)  # the names were copied
     assert any("\\x" in payload or "<U+" in payload for payload in clipboard_payloads)
     for payload in clipboard_payloads:

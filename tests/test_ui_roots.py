@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.pilot import Pilot
@@ -49,7 +50,7 @@ def table_text(app: MemtuiApp) -> list[str]:
             for index in range(table.row_count)]
 
 
-async def surveyed(pilot: Pilot[object], app: MemtuiApp) -> list[str]:
+async def surveyed(pilot: Pilot[Any], app: MemtuiApp) -> list[str]:
     """The picker's rows once every candidate has been counted."""
     await wait_until(pilot, lambda: isinstance(app.screen, RootsScreen)
                      and len(app.screen.surveys) == len(app.screen.candidates) > 0)
@@ -139,6 +140,7 @@ async def test_filters_screen_ticks_roots(alpha_beta: tuple[Path, Path]) -> None
         screen.set_query("deploy root:beta")
         await wait_until(pilot, lambda: screen.result is not None
                          and screen.result.query == "deploy root:beta")
+        assert screen.result is not None
         assert [hit.entry.root for hit in screen.result.hits] == ["beta"]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
-from typing import overload
+from typing import TYPE_CHECKING, cast, overload
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +15,7 @@ from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
+from memtui.core.query import FILTER_NAMES
 from memtui.ui import filters as ui_filters
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.editor import editor_command
@@ -23,6 +24,9 @@ from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
 from memtui.ui.widgets.results import ResultsList, compact_path, path_column_width
+
+if TYPE_CHECKING:
+    from memtui.core.engine import Engine
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -65,7 +69,7 @@ async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -
     options = AppOptions(root=tmp_path, config=Config(), today=dt.date(2026, 11, 21), days=30,
                          theme="no-such-theme", watch=False, deterministic=True,
                          user_themes_dir=tmp_path,
-                         engine_factory=lambda o: FakeEngine(tmp_path, []))
+                         engine_factory=lambda o: cast("Engine", FakeEngine(tmp_path, [])))
     app = MemtuiApp(options)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -267,7 +271,7 @@ def test_editor_command_prefers_visual_and_splits_like_a_shell() -> None:
 
 def test_filters_the_form_does_not_edit_are_kept_as_they_are(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*ui_filters.FILTER_NAMES, "mood"))
+    monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*FILTER_NAMES, "mood"))
     words, filters = split_query("deploy mood:work before:2026-12")
     assert (words, filters.before) == ("deploy mood:work", "2026-12")
     assert with_filters("deploy mood:work tag:x", QueryFilters(tags=["y"])) == (

@@ -3,6 +3,8 @@ silently (`+N more`, scrolling), and it fits an 80-column terminal."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.pilot import Pilot
 from ui_helpers import demo_app, wait_loaded, wait_until
@@ -57,7 +59,7 @@ def test_compact_terms_say_how_many_tokens_they_leave_out() -> None:
     assert f"+{5 - shown} more" in row
 
 
-async def loaded(pilot: Pilot[object], app: MemtuiApp) -> None:
+async def loaded(pilot: Pilot[Any], app: MemtuiApp) -> None:
     screen = await wait_loaded(pilot, app)
     await wait_until(pilot, lambda: screen.pane.hit is not None and not screen.detail_pending)
     await pilot.pause()

@@ -9,13 +9,18 @@ from __future__ import annotations
 import asyncio
 import shutil
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from watch_helpers import TIMEOUT, Running
 
-from memtui.core.watch import RootWatcher, WatchMode
+from memtui.core.watch import RootWatcher, WatchBatch, WatchMode
 from memtui.core.watch_roots import RootsWatcher, watch_roots
+
+
+def holds(target: Path, batch: WatchBatch) -> bool:
+    return target in batch.paths
 
 
 @pytest.fixture
@@ -44,7 +49,7 @@ async def test_changes_in_every_root_arrive(stream: Running, folders: tuple[Path
     for folder in folders:
         target = folder / "2026-11-20.md"
         target.write_text("## 09:00\nnew\n")
-        batch = await stream.until(lambda batch, target=target: target in batch.paths)
+        batch = await stream.until(partial(holds, target))
         assert batch.mode is WatchMode.WATCHING and batch.missing == ()
 
 
