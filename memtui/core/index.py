@@ -8,9 +8,10 @@ all postings, so their summed tf over the main segment is kept (warmed at load, 
 
 Updates never rebuild the whole index: the *main* segment is built once at load; entries of files
 that change afterwards go to a small *delta* segment (rebuilt from cached tokens of just those
-entries) and their old slots are marked dead. Only when dead slots outnumber live ones, or the
-delta grows past a quarter of the corpus (long sessions editing many different files), is
-everything compacted into a fresh main segment: an amortised cost, never one per change.
+entries) and their old slots are marked dead. Only when dead slots outnumber live ones, dead
+entries hold more text than live ones (one removed 10 MB log), or the delta grows past a quarter
+of the corpus (long sessions editing many different files), is everything compacted into a
+fresh main segment, caches of the old one dropped: an amortised cost, never one per change.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ from memtui.core.tokenize import is_cjk
 
 COMPACT_MIN_DEAD = 1000
 """Dead slots are compacted away once they exceed this and outnumber the live ones."""
+COMPACT_MIN_DEAD_CHARS = 1_000_000
+"""... or once dead entries hold more text than this and than the live ones: one huge replaced
+or removed entry must not stay in memory until a thousand others die."""
 COMPACT_MIN_DELTA = 2000
 """The delta segment is merged into main once it holds this many entries and a quarter of all
 (it is rebuilt on every change, so it must stay small)."""
@@ -75,6 +79,8 @@ class Index:
         self.main: Segment = EMPTY_SEGMENT
         self.delta: Segment = EMPTY_SEGMENT
         self._delta_tokens: dict[int, tuple[list[str], list[str]]] = {}
+        self._delta_words: dict[str, str] = {}
+        """One string per word in `_delta_tokens` (see `_shared_tokens`)."""
         self._main_buckets: tuple[Segment, dict[tuple[str, int], list[str]]] | None = None
         """Fuzzy candidate pools of a main segment: built by `prepare_fuzzy` (the engine calls
         it after a load, outside its lock) or on the first fuzzy lookup after a compaction."""
@@ -97,6 +103,9 @@ class Index:
         come from per-file updates and live in the delta)."""
         self.live_count = 0
         self.total_length = 0.0
+        self.live_chars = 0
+        """Characters of text (`Entry.text_chars`) in live slots; `dead_chars` in dead ones."""
+        self.dead_chars = 0
 
     # --- building and updating --------------------------------------------------------------
 
@@ -127,10 +136,16 @@ class Index:
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
+        self._delta_words = {}
+        self._main_buckets = None  # they hold the old main segment (all of its postings)
+        self._main_frequencies = None
+        self._prewarmed = None
         self.alive = np.ones(len(self.entries), dtype=bool)
         self.lengths = np.zeros(len(self.entries))
         self.live_count = len(self.entries)
         self.total_length = 0.0
+        self.live_chars = sum(entry.text_chars for entry in self.entries)
+        self.dead_chars = 0
         self.built = False
         self.main_size = len(self.entries)
         self.generation += 1
@@ -162,6 +177,8 @@ class Index:
                     self.total_length -= float(self.lengths[slot])
                     self._delta_tokens.pop(slot, None)
                     entry = self.entries[slot]
+                    self.live_chars -= entry.text_chars
+                    self.dead_chars += entry.text_chars
                     if self.slot_of.get(entry.id) == slot:
                         del self.slot_of[entry.id]
         new_slots: list[int] = []
@@ -169,8 +186,9 @@ class Index:
         for entries in entries_by_path.values():
             for entry in entries:
                 slot = self._claim_slot(entry)
-                found = entry_tokens(entry)
+                found = self._shared_tokens(entry_tokens(entry))
                 self._delta_tokens[slot] = found
+                self.live_chars += entry.text_chars
                 new_slots.append(slot)
                 new_lengths.append(float(len(found[0]) + len(found[1])))
         self.alive = np.concatenate([alive, np.ones(len(new_slots), dtype=bool)])
@@ -178,16 +196,30 @@ class Index:
         self.live_count += len(new_slots)
         self.total_length += sum(new_lengths)
         dead = len(self.entries) - self.live_count
+        too_many_dead = dead > max(COMPACT_MIN_DEAD, self.live_count)
+        too_much_dead_text = self.dead_chars > max(COMPACT_MIN_DEAD_CHARS, self.live_chars)
         delta_too_big = len(self._delta_tokens) > max(COMPACT_MIN_DELTA, self.live_count // 4)
-        if dead > max(COMPACT_MIN_DEAD, self.live_count) or delta_too_big:
+        if too_many_dead or too_much_dead_text or delta_too_big:
             self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
             return [self.slot_of[entry.id] for entries in entries_by_path.values()
                     for entry in entries]
         self.delta = build_segment(
             [(slot, heading, body) for slot, (heading, body) in sorted(self._delta_tokens.items())]
         )
+        if len(self._delta_words) > 2 * len(self.delta.words) + 1000:  # words of dead slots
+            self._delta_words = {word: word for word in self.delta.words}
         self._refresh_vocabulary(main_changed=False)
         return new_slots
+
+    def _shared_tokens(
+        self, found: tuple[list[str], list[str]]
+    ) -> tuple[list[str], list[str]]:
+        """The tokens with every word as one shared string. The delta keeps each changed
+        entry's tokens; as separate strings, a 4 MB file's half million tokens were scattered
+        over Python's small-object arenas, which then stayed mapped after the file was gone."""
+        shared = self._delta_words.setdefault
+        heading, body = found
+        return [shared(token, token) for token in heading], [shared(token, token) for token in body]
 
     def _claim_slot(self, entry: Entry) -> int:
         slot = len(self.entries)
@@ -270,7 +302,8 @@ class Index:
         prepared = self._main_buckets
         if prepared is None or prepared[0] is not main:
             prepared = (main, fuzzy_buckets(main.words))
-            self._main_buckets = prepared
+            if self.main is main:  # not a segment compacted away meanwhile (it would stay)
+                self._main_buckets = prepared
         return prepared[1]
 
     def term_frequencies(self, expansion: Expansion, key: tuple[str, bool]) -> FloatArray:
@@ -332,8 +365,9 @@ class Index:
             expansion = assemble(prefix, None, pieces, {}, main)
             frequencies = warmed[(prefix, True)] = self._main_part(expansion)
             frequencies.flags.writeable = False
-        self._main_frequencies = (main, warmed)
-        self._prewarmed = main
+        if self.main is main:  # as in `prepare_fuzzy`
+            self._main_frequencies = (main, warmed)
+            self._prewarmed = main
 
     def _any_live(self, pieces: list[Piece]) -> bool:
         """Whether the matched words have a live posting: words left only by replaced

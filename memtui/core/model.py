@@ -80,6 +80,12 @@ class Entry:
     def file_name(self) -> str:
         return self.path.rsplit("/", 1)[-1]
 
+    @property
+    def text_chars(self) -> int:
+        """Characters of text the entry holds: what its removal gives back, roughly (the
+        index and the store compact by it, so one huge replaced entry is not kept)."""
+        return len(self.body) + len(self.title)
+
     def meta(self, key: str) -> str | None:
         for name, value in self.metadata:
             if name == key:

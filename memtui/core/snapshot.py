@@ -9,7 +9,7 @@ the files they name, not the corpus.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 from typing import Generic, TypeVar
 
@@ -17,6 +17,9 @@ _Key = TypeVar("_Key")
 _Value = TypeVar("_Value")
 COMPACT_MIN_CHANGES = 1024
 """An overlay is folded into a new base once it holds this many keys (or 1/16 of the base)."""
+COMPACT_MIN_HIDDEN_WEIGHT = 1_000_000
+"""... or once the base values it hides weigh this much (a snapshot's `weigh`): the base keeps
+them reachable, and one big removed file must not stay in memory until a thousand more change."""
 
 
 class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
@@ -27,7 +30,7 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
     overlay is folded into a fresh base once it grows, so lookups stay two dict probes.
     """
 
-    __slots__ = ("_added", "_base", "_changed", "_removed")
+    __slots__ = ("_added", "_base", "_changed", "_hidden_weight", "_removed", "_weigh")
 
     def __init__(
         self,
@@ -35,6 +38,9 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
         changed: dict[_Key, _Value] | None = None,
         removed: frozenset[_Key] = frozenset(),
         added: int = 0,
+        *,
+        weigh: Callable[[_Value], int] | None = None,
+        hidden_weight: int = 0,
     ) -> None:
         self._base: dict[_Key, _Value] = {} if base is None else base
         self._changed: dict[_Key, _Value] = changed or {}
@@ -43,6 +49,10 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
         """Base keys deleted since the base."""
         self._added = added
         """How many keys of `_changed` are not in the base."""
+        self._weigh = weigh
+        """What a value weighs (e.g. characters of text); None: values are not weighed."""
+        self._hidden_weight = hidden_weight
+        """The weight of the base values that `_changed` and `_removed` hide."""
 
     def __getitem__(self, key: _Key) -> _Value:
         if key in self._changed:
@@ -75,12 +85,16 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
     ) -> Snapshot[_Key, _Value]:
         """The next version: `delete` removed, then `assign` set."""
         if not self._base and not self._changed:  # the first version: nothing to layer on
-            return Snapshot(dict(assign))
+            return Snapshot(dict(assign), weigh=self._weigh)
         base = self._base
         changed = dict(self._changed)
         removed = set(self._removed)
         added = self._added
+        hidden = self._hidden_weight
+        weigh = self._weigh
         for key in delete:
+            if key in base and weigh is not None and key not in changed and key not in removed:
+                hidden += weigh(base[key])
             if key in changed:
                 del changed[key]
                 if key not in base:
@@ -88,15 +102,19 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
             if key in base:
                 removed.add(key)
         for key, value in assign.items():
+            if key in base and weigh is not None and key not in changed and key not in removed:
+                hidden += weigh(base[key])
             if key not in changed and key not in base:
                 added += 1
             changed[key] = value
             removed.discard(key)
-        if len(changed) + len(removed) > max(COMPACT_MIN_CHANGES, len(base) // 16):
+        if (len(changed) + len(removed) > max(COMPACT_MIN_CHANGES, len(base) // 16)
+                or hidden > COMPACT_MIN_HIDDEN_WEIGHT):
             merged = {key: base[key] for key in base if key not in removed and key not in changed}
             merged.update(changed)
-            return Snapshot(merged)
-        return Snapshot(base, changed, frozenset(removed), added)
+            return Snapshot(merged, weigh=weigh)
+        return Snapshot(base, changed, frozenset(removed), added, weigh=weigh,
+                        hidden_weight=hidden)
 
 
 class PathIndex:

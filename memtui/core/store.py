@@ -58,6 +58,21 @@ class _File:
     `core.cache.records.CachedFile.digest`)."""
 
 
+def _entries_chars(entries: Iterable[Entry] | None) -> int:
+    return sum(entry.text_chars for entry in entries or ())
+
+
+def _file_chars(record: _File) -> int:
+    return _entries_chars(record.entries)
+
+
+NO_FILES: Snapshot[str, _File] = Snapshot(weigh=_file_chars)
+NO_PATHS: Snapshot[str, tuple[Entry, ...]] = Snapshot(weigh=_entries_chars)
+NO_ENTRIES: Snapshot[str, Entry] = Snapshot(weigh=lambda entry: entry.text_chars)
+"""Empty snapshots of the records that hold entries, weighed by their text, so a big file
+that goes away is not kept by a snapshot's base (see `core.snapshot`)."""
+
+
 class Store:
     """Every entry under `root`, windowed by date; see the module docstring for the rules."""
 
@@ -69,12 +84,12 @@ class Store:
         """Given to every entry (`Entry.root`) when several roots are open; '' with one."""
         self.days = days
         self.today = today or dt.date.today()
-        self._files: Snapshot[str, _File] = Snapshot()
+        self._files: Snapshot[str, _File] = NO_FILES
         self._skipped: Snapshot[str, str] = Snapshot()
         self._file_index = PathIndex()
         self._skip_index = PathIndex()
-        self._by_path: Snapshot[str, tuple[Entry, ...]] = Snapshot()
-        self._entries: Snapshot[str, Entry] = Snapshot()
+        self._by_path: Snapshot[str, tuple[Entry, ...]] = NO_PATHS
+        self._entries: Snapshot[str, Entry] = NO_ENTRIES
         self._hidden: int | None = None
         self._root_missing = False
 
@@ -162,18 +177,18 @@ class Store:
         `seed` is what a cache remembers of the files: a file whose stat (and, where the stat
         is ambiguous, content digest) still matches keeps its cached entries; every other file
         is read, so the result equals a load without a seed."""
-        self._files = Snapshot()
+        self._files = NO_FILES
         self._skipped = Snapshot()
         self._file_index = PathIndex()
         self._skip_index = PathIndex()
-        self._by_path = Snapshot()
-        self._entries = Snapshot()
+        self._by_path = NO_PATHS
+        self._entries = NO_ENTRIES
         self._hidden = None
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
             return
         scan = walk_tree(self.root, "")
-        self._files = Snapshot(self._still_valid(seed, scan.found))
+        self._files = Snapshot(self._still_valid(seed, scan.found), weigh=_file_chars)
         self._reconcile({"": scan}, forced=set(), touched=set())
         self._rebuild_all()
 
@@ -228,7 +243,7 @@ class Store:
         if not self.root.is_dir():
             if not self._root_missing:
                 touched = set(self._files)
-                self._files = Snapshot()
+                self._files = NO_FILES
                 self._skipped = Snapshot()
                 self._file_index = PathIndex()
                 self._skip_index = PathIndex()
