@@ -3,6 +3,8 @@ entry beside its reason, y and e through the main screen's own actions, esc back
 
 from __future__ import annotations
 
+from typing import Any
+
 from test_health_cli import DEMO_FINDINGS_SHOWN
 from textual.pilot import Pilot
 from textual.widget import Widget
@@ -21,7 +23,7 @@ def screen_lines(widget: Widget) -> list[str]:
             for y in range(widget.size.height)]
 
 
-async def open_health(pilot: Pilot[object], app: MemtuiApp) -> HealthScreen:
+async def open_health(pilot: Pilot[Any], app: MemtuiApp) -> HealthScreen:
     await wait_loaded(pilot, app)
     await pilot.press("enter")  # to the results, where single letters are keys
     await pilot.press("h")
