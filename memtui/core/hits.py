@@ -246,9 +246,10 @@ class LazyHit(Hit):
     """A Hit whose explanation is built on first access (a keystroke ranks thousands of hits
     but the UI shows one explanation); the numbers come from the same RankContext."""
 
-    __slots__ = ("_source",)
+    __slots__ = ("_contributions", "_source")
     _source: tuple[RankContext, int, int | None]
     """(context, slot, slot of the hit ranked just above)."""
+    _contributions: tuple[tuple[str, float], ...] | None
 
     def __init__(
         self, rank: int, entry: Entry, score: float,
@@ -259,6 +260,7 @@ class LazyHit(Hit):
         setattr_(self, "entry", entry)
         setattr_(self, "score", score)
         setattr_(self, "_source", source)
+        setattr_(self, "_contributions", None)
 
     def __getattr__(self, name: str) -> Explanation:
         if name != "explanation":
@@ -270,9 +272,13 @@ class LazyHit(Hit):
 
     @property
     def contributions(self) -> tuple[tuple[str, float], ...]:
-        """The stacked-bar numbers straight from the scoring arrays (no explanation built)."""
-        context, slot, _ = self._source
-        return context.factor_contributions(slot)
+        """The stacked-bar numbers straight from the scoring arrays (no explanation built),
+        kept: a results row reads them to know whether it changed, then to draw itself."""
+        if self._contributions is None:
+            context, slot, _ = self._source
+            object.__setattr__(self, "_contributions", context.factor_contributions(slot))
+        assert self._contributions is not None
+        return self._contributions
 
 
 class RankedHits(Sequence[Hit]):

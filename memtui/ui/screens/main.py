@@ -117,6 +117,8 @@ class MainScreen(Screen[None]):
         """A copy or pick asked for while `ctrl+a` was still marking."""
         self._heap_unsettled = False
         """New long-lived data (a load, applied changes): settle the heap after the next paint."""
+        self._title: Content | None = None
+        """The title line last painted (updating it re-lays out the screen)."""
 
     @property
     def memtui(self) -> MemtuiApp:
@@ -263,6 +265,7 @@ class MainScreen(Screen[None]):
         self.pane.catch_up()
         self._banner(f"Query: {message.error}", severity="warning")
         self.query_error = True
+        self.query_one(QueryInput).release_paint()
 
     @on(messages.SearchDone)
     def _search_done(self, message: messages.SearchDone) -> None:
@@ -283,6 +286,7 @@ class MainScreen(Screen[None]):
             window_all=self.window_all))
         self._paint_chrome()  # the window's hidden count arrives with the first result
         self.call_after_refresh(self._painted, message.generation)
+        self.query_one(QueryInput).release_paint()
 
     def _painted(self, generation: int) -> None:
         self.painted_generation = max(self.painted_generation, generation)
@@ -336,7 +340,10 @@ class MainScreen(Screen[None]):
 
     def _paint_chrome(self) -> None:
         options = self.memtui.options
-        self.query_one("#app-title", Static).update(status.title_line(options.root_label))
+        title = status.title_line(options.root_label)
+        if title != self._title:  # a new title may change the layout; the same one must not
+            self._title = title
+            self.query_one("#app-title", Static).update(title)
         engine = self.engine
         line = status.app_status(
             entries=len(engine) if engine is not None else None,

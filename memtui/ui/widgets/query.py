@@ -4,6 +4,7 @@ walks earlier queries with ↑/↓ while it is empty (kept by `core.history`).""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import ClassVar
 
@@ -17,6 +18,9 @@ from memtui.core.history import HistoryCursor, read_history, remembered, write_h
 from memtui.ui.widgets.lines import set_virtual_size
 
 FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
+PAINT_HOLD_S = 1 / 30
+"""The longest a keystroke's echo waits for its results (two frames): a search that takes
+longer (the index still building) shows the typed text first."""
 
 
 class QueryInput(Input):
@@ -45,6 +49,9 @@ class QueryInput(Input):
         Binding("ctrl+l", "screen.warnings", "Warnings", show=False, id="query.warnings"),
         Binding("f1", "screen.help", "Help", id="query.help"),
     ]
+
+    _paint_hold: ExitStack | None = None
+    """Open while a repaint is held for results (see `hold_paint`)."""
 
     def __init__(self, value: str = "", *, id: str | None = None,
                  history: Path | None = None, roots: Sequence[Path] = ()) -> None:
@@ -121,4 +128,26 @@ class QueryInput(Input):
         set_virtual_size(self, Size(self.content_width, 1))
         self._suggestion = ""
         validation = self.validate(value) if "changed" in self.validate_on else None
+        self.hold_paint()
         self.post_message(self.Changed(self, value, validation))
+
+    # --- one frame per keystroke ---------------------------------------------------------------
+
+    def hold_paint(self) -> None:
+        """Hold the app's repaints until the screen shows the results of the new text
+        (`release_paint`), for at most PAINT_HOLD_S.
+
+        Textual paints on a 60 Hz grid: when the echo of a keystroke takes a frame on its own,
+        the results it asked for wait for the next grid point, a frame (16.7 ms) later or, after
+        an idle pause, two. Held, the echo and the results go out in one frame.
+        """
+        if self._paint_hold is None and self.is_mounted:
+            self._paint_hold = ExitStack()
+            self._paint_hold.enter_context(self.app.batch_update())
+            self._paint_hold.callback(self.set_timer(PAINT_HOLD_S, self.release_paint).stop)
+
+    def release_paint(self) -> None:
+        """Let the held frame go out (the results are in place, or PAINT_HOLD_S passed)."""
+        hold, self._paint_hold = self._paint_hold, None
+        if hold is not None:
+            hold.close()

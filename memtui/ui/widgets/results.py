@@ -400,7 +400,11 @@ class ResultsList(ScrollView, can_focus=True):
         if strip is None:
             segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor,
                                          marked=key[-1])
-            strip = Strip(segments).apply_style(base).crop_extend(0, width, base).simplify()
+            # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
+            # each; done on the segments, a row costs one.
+            line = Segment.adjust_line_length(list(Segment.apply_style(segments, base)), width,
+                                              base)
+            strip = Strip(list(Segment.simplify(line)), width)
             if len(self._strips) > 2000:
                 self._strips.clear()
             self._strips[key] = strip
