@@ -263,6 +263,9 @@ class Engine:
         self._index.replace_paths({path: self._entries_at(path) for path in changes.paths})
         self._ranker.sync()
         self._contexts = {}
+        # What the cache held no longer matches (stale until saved again); kept, it held the
+        # changed files' old entries and the load's whole segment after a compaction.
+        self._seeds = [None] * len(self.stores)
 
     # --- settings --------------------------------------------------------------------------
 

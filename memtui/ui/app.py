@@ -40,6 +40,7 @@ from memtui.core.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.heap import release_later
 from memtui.ui.keymap import check_keymap, live_keys
 from memtui.ui.messages import (
     DemoRequested,
@@ -66,6 +67,11 @@ if TYPE_CHECKING:
 
 HandOffMode = Literal["", "selected", "all"]
 """What `memtui pick` hands on when nothing is marked ("": not a picker)."""
+
+MASK_CACHE_CHARS = 2_000_000
+"""Entry texts kept with their masked form, in characters: many screens of entries, while a
+huge entry (a 4 MB log, rewritten as it grows) is masked afresh instead of piling up (the cache
+used to keep 256 texts of any size). A text over a quarter of this is not kept."""
 
 
 @dataclass
@@ -190,6 +196,7 @@ class MemtuiApp(App[int]):
         """What `memtui pick` prints once the app has ended (None: nothing was picked)."""
         self._theme_ready = False
         self._mask_cache: dict[str, tuple[str, int]] = {}
+        self._mask_cache_chars = 0
         if options.deterministic:
             self.animation_level = "none"
         theme_set = load_themes(options.user_themes_dir)
@@ -261,8 +268,12 @@ class MemtuiApp(App[int]):
             self.watcher.stop()
             self.watcher = None
         self.options.use_roots(message.roots)
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen) and screen.engine is not None:
+                release_later(screen.engine)
         while len(self.screen_stack) > 1:
             await self.pop_screen()
+        self.forget_masks()
         await self.push_screen(MainScreen())
 
     def action_switch_roots(self) -> None:
@@ -318,11 +329,18 @@ class MemtuiApp(App[int]):
         cached = self._mask_cache.get(text)
         if cached is None:
             cached = mask_secrets(text)
-            if len(self._mask_cache) > 256:
-                self._mask_cache.clear()
-            self._mask_cache[text] = cached
+            if self._mask_cache_chars + len(text) > MASK_CACHE_CHARS:
+                self.forget_masks()
+            if len(text) <= MASK_CACHE_CHARS // 4:
+                self._mask_cache[text] = cached
+                self._mask_cache_chars += len(text)
         masked_text, count = cached
         return (text if revealed else masked_text), count
+
+    def forget_masks(self) -> None:
+        """Drop the masked texts (after files changed, or another folder was opened)."""
+        self._mask_cache = {}
+        self._mask_cache_chars = 0
 
     def collect_warnings(self, engine: Engine | None) -> list[tuple[str, str]]:
         """(where, problem) rows for the warnings view: config, themes, skipped files, entries."""

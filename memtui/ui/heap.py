@@ -1,13 +1,23 @@
-"""Keep the cyclic garbage collector's full collections off the keystroke path."""
+"""Keep the cyclic garbage collector's full collections off the keystroke path, and give memory
+back to the OS once it is freed."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
-from collections.abc import Iterator
+import sys
+import weakref
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 FULL_GC_EVERY = 100
 """Full collections after this many middle-generation ones (Python's default is 10)."""
+
+RELEASE_ATTEMPTS = 5
+"""Settles that unfreeze everything to free a closed screen's engine (see `release_later`)."""
+
+_releasing: tuple[weakref.ref[object], int] | None = None
+"""What `release_later` waits to see freed, and the attempts left."""
 
 
 @contextmanager
@@ -32,16 +42,57 @@ def loading() -> Iterator[None]:
 
 
 def settle_heap() -> None:
-    """Freeze what is alive now out of the GC's reach and make full collections rarer.
+    """Collect what the UI let go of, give the freed memory back and make full collections rarer.
 
     A full collection walks every tracked object: with a loaded folder and Textual's render
-    caches that is a 15–50 ms pause (100+ ms on a busy machine) landing on a random keystroke,
-    which made the keystroke p95. Everything alive now (store, index) is frozen out of the
-    GC's reach — entries and index arrays hold no cycles, so this leaks nothing and refcounting
-    still frees them — and full collections run a tenth as often. The main screen calls this
-    after the paint that follows new long-lived data (a load, applied changes).
+    caches that was a 15–50 ms pause (100+ ms on a busy machine) landing on a random keystroke.
+    The corpus is frozen out of the GC's reach by `loading`, so this walks what the UI made, and
+    full collections run a tenth as often. Nothing is frozen here: widgets, messages and timers
+    hold cycles, and one frozen while alive is never collected after it dies (freezing at every
+    applied change leaked what the UI had at that moment). The main screen calls this after the
+    paint that follows new long-lived data (a load, applied changes).
     """
+    global _releasing
+    releasing = _releasing
+    if releasing is not None:
+        gc.unfreeze()
     gc.collect()
-    gc.freeze()
+    if releasing is not None:
+        gc.freeze()  # the corpus loaded since, out of the collector's reach again
+        owner, attempts = releasing
+        _releasing = None if owner() is None or attempts <= 1 else (owner, attempts - 1)
+    give_back_memory()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_GC_EVERY)
+
+
+def release_later(owner: object) -> None:
+    """`owner` (a closed screen's engine, when another memory folder is opened) was frozen with
+    its load and would stay in memory for good. It cannot be freed now: its screen is still
+    referenced for a while (by a worker still saving its cache, finished workers' contexts), and
+    the next load freezes whatever is alive again. So the next settles, after the new folder's
+    load, unfreeze and collect everything until `owner` is gone (a few at most)."""
+    global _releasing
+    _releasing = (weakref.ref(owner), RELEASE_ATTEMPTS)
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None elsewhere (macOS, musl, Windows)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
+
+
+_MALLOC_TRIM = _malloc_trim()
+
+
+def give_back_memory() -> None:
+    """Return the C heap's free pages to the OS. glibc keeps them: after a big array is freed its
+    mmap threshold rises, so later big arrays (a file's postings, read buffers) come from the
+    heap, and freeing them leaves the heap resident (a removed 10 MB file kept ~60 MB)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)

@@ -448,6 +448,8 @@ class MainScreen(Screen[None]):
         if changes.empty:
             return
         self._heap_unsettled = True
+        self.query_one(ResultsList).forget_rows()  # what they show is rebuilt; old entries go
+        self.memtui.forget_masks()
         notice = status.change_notice(changes)
         if notice:
             self.app.notify(notice, timeout=3, markup=False)

@@ -373,6 +373,13 @@ class ResultsList(ScrollView, can_focus=True):
         super().notify_style_update()
         self._restyle()
 
+    def forget_rows(self) -> None:
+        """Drop the rendered rows and what each line showed (the next hits repaint them all):
+        their keys hold entries, and after files changed the old entries (a 4 MB one,
+        rewritten as it grows) must not be kept alive by a cache."""
+        self._strips.clear()
+        self._painted_rows.clear()
+
     def _restyle(self) -> None:
         self._styles.clear()
         self._strips.clear()

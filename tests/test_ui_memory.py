@@ -1,0 +1,108 @@
+"""The app gives memory back: nothing it keeps reaches content that went away.
+
+Proven by structure (what the app still reaches, weak references), never by RSS; the RSS
+figures come from `scripts/soak_memory.py`.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_memory_release import low_thresholds, reachable_entries
+from textual.pilot import Pilot
+from ui_helpers import (
+    SIZE,
+    build_app,
+    main_screen,
+    type_query,
+    wait_loaded,
+    wait_until,
+    write,
+)
+
+from memtui.core.roots import MemoryRoot
+from memtui.ui.app import MemtuiApp
+from memtui.ui.heap import settle_heap
+from memtui.ui.messages import RootsChosen
+from memtui.ui.screens.main import MainScreen
+
+GIANT = "notes/giant.md"
+__all__ = ["low_thresholds"]  # a fixture this module uses
+
+
+@pytest.fixture(autouse=True)
+def thawed() -> Iterator[None]:
+    """Leave nothing frozen for the next test (the app freezes what it loads)."""
+    yield
+    gc.unfreeze()
+
+
+class Widgetish:
+    """Stands for a widget: it holds a cycle, so only the collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_settling_the_heap_never_keeps_what_dies_later() -> None:
+    """Freezing at every applied change kept whatever the UI held then (widgets, messages,
+    timers) for good once it died: their cycles need the collector."""
+    alive = Widgetish()
+    gone = weakref.ref(alive)
+    settle_heap()
+    del alive
+    gc.collect()
+    assert gone() is None
+
+
+async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None:
+    """The engine of the folder open before was frozen with its load (out of the collector's
+    reach): its screen's cycles kept it, and the whole corpus, for good."""
+    first_root = write(tmp_path / "first" / "MEMORY.md", "## One\n\nzebracorn\n").parent
+    second_root = write(tmp_path / "second" / "MEMORY.md", "## Two\n\nbeta\n").parent
+    app = build_app(str(first_root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        first = await wait_loaded(pilot, app)
+        assert first.engine is not None
+        old_engine = weakref.ref(first.engine)
+        app.post_message(RootsChosen((MemoryRoot("second", second_root),)))
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
+                         and app.screen is not first and app.screen.engine is not None)
+        first = None  # type: ignore[assignment]
+        await settled_after_a_change(pilot, app, write(second_root / "more.md", "## More\n"))
+        gc.collect()
+        assert old_engine() is None
+
+
+async def settled_after_a_change(pilot: Pilot[object], app: MemtuiApp, path: Path) -> None:
+    """Let every worker finish (the old screen's cache writer too), then apply a change and
+    wait for the paint that settles the heap."""
+    screen = main_screen(app)
+    await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready
+                     and app.painted_generation >= screen.generation)
+    await app.workers.wait_for_complete()
+    applied = app.changes_applied
+    screen.apply_paths([path])
+    await wait_until(pilot, lambda: app.changes_applied > applied
+                     and app.painted_generation >= screen.generation
+                     and not screen.detail_pending)
+    await pilot.pause()
+
+
+async def test_a_removed_giant_is_not_kept_by_the_ui(low_thresholds: None, tmp_path: Path) -> None:
+    """Rows, masked texts and results must let the entries of a removed file go."""
+    body = " ".join(f"giantword{number % 331}" for number in range(5_000))
+    root = write(tmp_path / "memory" / "MEMORY.md", "## Deploy\n\ncanary first\n").parent
+    giant = write(root / GIANT, f"# Giant\n\n{body}\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "giantword1")
+        assert reachable_entries(app, GIANT)
+        giant.unlink()
+        await settled_after_a_change(pilot, app, giant)
+        assert not reachable_entries(app, GIANT)
