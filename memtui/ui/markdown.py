@@ -3,11 +3,12 @@
 The entry view's renderer: headings (their `#` kept, dim), paragraphs with inline code, bold,
 italic and strike-through, links as `label ‹url›`, bullet, numbered and task lists with hanging
 indents, block quotes, rules, code fences with syntax highlighting, and GFM tables laid out for
-the view's width. The query's matches are highlighted inside all of them.
+the view's width (`markdown_table`). The query's matches are highlighted inside all of them.
 
 Every string comes from a file and is treated as text: Rich's `Text` never parses markup, and
 links are shown, never made clickable. The caller caps the lines and their length; this module
-adds a cap on how much code it highlights (`HIGHLIGHT_CHARS`), since lexing is the slow part.
+caps how much code it highlights (`HIGHLIGHT_CHARS`) and how many cells it lays out as tables
+(`TABLE_CELLS`), the slow parts.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Token
 from pygments.util import ClassNotFound
 from rich.cells import cell_len
-from rich.console import Console, JustifyMethod
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
-from memtui.core.parse import TABLE_DELIMITER
+from memtui.ui.markdown_table import Table, parse_table, starts_table
 from memtui.ui.render import highlight
 
 if TYPE_CHECKING:
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 HIGHLIGHT_CHARS = 20_000
 """Code beyond this many characters per entry is shown in the plain code style."""
-MAX_TABLE_COLUMNS = 24
 TABLE_CELLS = 2_000
 """Cells per entry laid out as tables (each is parsed, highlighted and wrapped on its own);
 rows past this are shown as the text they are, so a hostile table costs what text costs."""
@@ -46,7 +46,6 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 _ITEM = re.compile(r"(\s*)([-*+]|\d{1,9}[.)])(\s+)(\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r" {0,3}>\s?")
 _RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*")
-_CELL_SPLIT = re.compile(r"(?<!\\)\|")
 _INLINE_MARKS = re.compile(r"[`\\*_~\[<]")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?!`)(?P<code_text>.+?)(?<!`)(?P=ticks)(?!`))"
@@ -158,79 +157,6 @@ class Rule:
         return [Text("─" * width, style=self.style)]
 
 
-@dataclass
-class Table:
-    """A GFM table: header and rows of inline-rendered cells, aligned per column."""
-
-    header: list[Text]
-    rows: list[list[Text]]
-    aligns: list[JustifyMethod]
-    border: Style
-
-    def lines(self, width: int, console: Console) -> list[Text]:
-        columns = len(self.aligns)
-        natural = [max(cell_len(row[index].plain) if index < len(row) else 0
-                       for row in [self.header, *self.rows]) for index in range(columns)]
-        widths = fit_columns([max(1, value) for value in natural], width - 3 * (columns - 1) - 1)
-        if widths is None:  # too many columns for the view: one row per line, cells joined
-            return [_joined(row, self.border) for row in [self.header, *self.rows]]
-        out = self._row(self.header, widths, console, header=True)
-        rule = ["─" * (cells + 2) for cells in widths]
-        rule[-1] = "─" * (widths[-1] + 1)
-        out.append(Text("┼".join(rule), style=self.border))
-        for row in self.rows:
-            out += self._row(row, widths, console, header=False)
-        return out
-
-    def _row(self, row: list[Text], widths: list[int], console: Console, *,
-             header: bool) -> list[Text]:
-        cells = [(row[index] if index < len(row) else Text()).copy()
-                 for index in range(len(widths))]
-        wrapped = [cell.wrap(console, cells_wide, justify=align, overflow="fold")
-                   for cell, cells_wide, align in zip(cells, widths, self.aligns, strict=True)]
-        height = max((len(lines) for lines in wrapped), default=1)
-        out = []
-        for line in range(height):
-            parts = []
-            for column, lines in enumerate(wrapped):
-                piece = lines[line].copy() if line < len(lines) else Text()
-                piece.pad_right(widths[column] - cell_len(piece.plain))
-                if header:
-                    piece.stylize_before(Style(bold=True))
-                if column:
-                    parts.append(Text(" │", style=self.border))
-                parts += [Text(" "), piece]
-            out.append(Text.assemble(*parts))
-        return out
-
-
-def _joined(cells: list[Text], border: Style) -> Text:
-    """Cells on one line between bars (a table too wide for the view)."""
-    parts: list[Text] = []
-    for index, cell in enumerate(cells):
-        if index:
-            parts.append(Text(" │ ", style=border))
-        parts.append(cell.copy())
-    return Text.assemble(*parts)
-
-
-def fit_columns(natural: list[int], room: int) -> list[int] | None:
-    """Column widths that fit `room`: natural widths when they fit, else the widest columns
-    shrink first (cells then wrap); None when even 4 cells a column do not fit."""
-    if room >= sum(natural):
-        return natural
-    floor = 4
-    if room < floor * len(natural):
-        return None
-    widths = list(natural)
-    while sum(widths) > room:
-        widest = max(range(len(widths)), key=lambda index: widths[index])
-        widths[widest] -= 1
-        if widths[widest] < floor:
-            return None
-    return widths
-
-
 Block = Text | Hanging | CodeLine | Rule | Table
 """A logical line or block; `Text` wraps plainly, the others lay themselves out."""
 
@@ -315,8 +241,9 @@ def blocks(lines: Sequence[str], styles: MarkdownStyles,
                 out.append(CodeLine(text, Style(bgcolor=styles.code.bgcolor)))
             index = end + 1
             continue
-        if cells > 0 and _starts_table(lines, index):
-            table, index = _table(lines, index, styles, cells)
+        if cells > 0 and starts_table(lines, index):
+            table, index = parse_table(lines, index, lambda cell: inline(cell, styles),
+                                       styles.muted, cells)
             cells -= len(table.header) * (1 + len(table.rows))
             for row in [table.header, *table.rows]:
                 found += sum(highlight(cell, pattern, styles.match) for cell in row)
@@ -410,36 +337,3 @@ def _token_style(kind: TokenType, syntax: dict[TokenType, Style]) -> Style | Non
             return syntax[kind]
         kind = kind.parent
     return None
-
-
-def _starts_table(lines: Sequence[str], index: int) -> bool:
-    return (index + 1 < len(lines) and "|" in lines[index]
-            and "-" in lines[index + 1] and bool(TABLE_DELIMITER.fullmatch(lines[index + 1])))
-
-
-def _cells(line: str) -> list[str]:
-    stripped = line.strip()
-    stripped = stripped[1:] if stripped.startswith("|") else stripped
-    stripped = stripped[:-1] if stripped.endswith("|") and not stripped.endswith("\\|") \
-        else stripped
-    return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(stripped)]
-
-
-def _table(lines: Sequence[str], index: int, styles: MarkdownStyles,
-           cells: int) -> tuple[Table, int]:
-    """The table starting at `index` (at most about `cells` cells) and the line after it."""
-    header = _cells(lines[index])[:MAX_TABLE_COLUMNS]
-    aligns: list[JustifyMethod] = []
-    for spec in _cells(lines[index + 1])[:len(header)]:
-        left, right = spec.startswith(":"), spec.endswith(":")
-        aligns.append("center" if left and right else "right" if right else "left")
-    aligns += ["left"] * (len(header) - len(aligns))
-    rows: list[list[Text]] = []
-    index += 2
-    room = cells // max(1, len(header)) - 1
-    while index < len(lines) and "|" in lines[index] and lines[index].strip() \
-            and len(rows) < room:
-        rows.append([inline(cell, styles) for cell in _cells(lines[index])[:len(header)]])
-        index += 1
-    table = Table([inline(cell, styles) for cell in header], rows, aligns, styles.muted)
-    return table, index
