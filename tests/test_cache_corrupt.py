@@ -63,11 +63,11 @@ def dropped(section: str) -> Callable[[Path], None]:
 
 
 def number_for_an_id(path: Path) -> None:
-    """The right number of entry rows, the first one's id a number instead of text."""
+    """The right number of entries, the first one's id a number instead of text."""
     _, sections = sections_of(path)
-    rows = json.loads(sections["entries"])
-    rows[0][0] = 5
-    rewritten(section="entries", data=json.dumps(rows).encode())(path)
+    columns = json.loads(sections["entries"])
+    columns["id"][0] = 5
+    rewritten(section="entries", data=json.dumps(columns).encode())(path)
 
 
 def truncated(keep: float) -> Callable[[Path], None]:

@@ -2,19 +2,20 @@
 
 Numbers and enums are `.npy` arrays (read back in C, already checked to be integers); bodies,
 most of the bytes, are one UTF-8 section sliced by an array of end offsets; the remaining
-strings are one short JSON row per entry. Decoding 50,000 entries this way is several times
-cheaper than parsing their files again.
+strings are JSON columns. Decoding is one comprehension over the columns, with every string
+checked in bulk: 50,000 entries cost about a sixth of parsing their files again.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterator, Sequence
-from itertools import pairwise
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, pairwise
 from typing import Any, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from memtui.core.cache.container import CacheCorrupt, Container, Section, array_section
 from memtui.core.model import DateOrigin, Entry, Source
@@ -49,7 +50,7 @@ def entry_sections(entries: Sequence[Entry]) -> list[Section]:
         numbers["source"][at] = _SOURCE_CODE[entry.source]
         numbers["origin"][at] = _ORIGIN_CODE[entry.date_origin]
     return [
-        Section("entries", _row_pieces(entries)),
+        Section("entries", _column_pieces(entries)),
         Section("bodies", _body_pieces(entries)),
         array_section("body_ends", np.cumsum([len(entry.body) for entry in entries],
                                              dtype=np.int64)),
@@ -57,20 +58,27 @@ def entry_sections(entries: Sequence[Entry]) -> list[Section]:
     ]
 
 
-def _row(entry: Entry) -> list[Any]:
-    """The strings of an entry; the title is left out when it is the last heading."""
+STRING_COLUMNS = ("id", "title", "heading_path", "role", "tags", "metadata", "warnings")
+"""JSON columns; `title` is null when it is the last heading (written once)."""
+
+
+def _strings_of(entry: Entry) -> tuple[Any, ...]:
     repeated = bool(entry.heading_path) and entry.title == entry.heading_path[-1]
-    return [entry.id, None if repeated else entry.title, list(entry.heading_path), entry.role,
-            list(entry.tags), [list(pair) for pair in entry.metadata], list(entry.warnings)]
+    return (entry.id, None if repeated else entry.title, entry.heading_path, entry.role,
+            entry.tags, entry.metadata, entry.warnings)
 
 
-def _row_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
-    yield b"["
-    for start in range(0, len(entries), CHUNK):
-        chunk = json.dumps([_row(entry) for entry in entries[start:start + CHUNK]],
-                           separators=(",", ":"))
-        yield (b"," if start else b"") + chunk[1:-1].encode("ascii")
-    yield b"]"
+def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
+    """{"id": [...], "title": [...], ...}, one column at a time, CHUNK entries per piece."""
+    rows = [_strings_of(entry) for entry in entries]
+    for number, name in enumerate(STRING_COLUMNS):
+        yield f'{"{" if number == 0 else ","}"{name}":['.encode("ascii")
+        for start in range(0, len(rows), CHUNK):
+            chunk = json.dumps([row[number] for row in rows[start:start + CHUNK]],
+                               separators=(",", ":"))
+            yield (b"," if start else b"") + chunk[1:-1].encode("ascii")
+        yield b"]"
+    yield b"}"
 
 
 def _body_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
@@ -84,83 +92,91 @@ def _body_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
 
 def decode_entries(container: Container, paths: Sequence[str], label: str) -> list[Entry]:
     """The cached entries in order, `paths[i]` being entry i's file; raises CacheCorrupt."""
-    rows = container.json("entries")
+    strings = container.json("entries")
     text = container.text("bodies")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64).tolist()
-    columns = [container.array(name, lambda dtype: dtype == np.int64).tolist()
+    numbers = [container.array(name, lambda dtype: dtype == np.int64)
                for name in NUMBER_COLUMNS]
-    count = len(paths)
-    if not isinstance(rows, list) or any(len(column) != count for column in (rows, ends,
-                                                                           *columns)):
+    if not isinstance(strings, dict) or strings.keys() != set(STRING_COLUMNS):
+        raise CacheCorrupt("entry columns missing")
+    columns = [strings[name] for name in STRING_COLUMNS]
+    if not all(isinstance(column, list) for column in columns) or any(
+            len(column) != len(paths) for column in (*columns, ends, *numbers)):
         raise CacheCorrupt("entry columns differ in length")
     if ends and (ends[-1] != len(text) or any(a > b for a, b in pairwise([0, *ends]))):
         raise CacheCorrupt("entry bodies do not match the entries")
-    decoder = _Decoder(label, text)
     try:
-        return [decoder.entry(*values) for values in zip(
-            paths, rows, [0, *ends][:len(ends)], ends, *columns, strict=True)]
+        return _entries(paths, columns, text, ends, numbers, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
 
 
-class _Decoder:
-    """Builds entries from column values, sharing equal dates and tuples (a file's entries
-    repeat their tags, frontmatter and warnings) and checking that strings are strings."""
+def _entries(paths: Sequence[str], columns: list[list[Any]], text: str, ends: list[int],
+             numbers: list[npt.NDArray[Any]], label: str) -> list[Entry]:
+    """Entries from checked columns: one comprehension over them, every string column checked
+    in one `str.join` (C), equal dates and tuples shared (a file's entries repeat them)."""
+    ids, titles, headings, roles, tags, metadata, warnings = columns
+    line_start, line_end, ordinals, times, positions, counts, sources, origins = numbers
+    if len(sources) and (sources.min() < 0 or sources.max() >= len(SOURCES)
+                         or origins.min() < 0 or origins.max() >= len(ORIGINS)
+                         or times.max() >= _MICROSECONDS_PER_DAY):
+        raise ValueError("an enum code or a time of day out of range")
+    if not all(type(path) is list for path in headings):
+        raise TypeError("heading paths are not lists")
+    _all_text(chain(ids, (t for t in titles if t is not None), (r for r in roles if r),
+                    chain.from_iterable(headings)))
+    heading_paths = [tuple(path) for path in headings]
+    shared = _Shared()
+    date_of: dict[int, dt.date | None] = {ordinal: dt.date.fromordinal(ordinal)
+                                          for ordinal in set(ordinals.tolist()) if ordinal >= 0}
+    date_of[-1] = None
+    source_of, origin_of = [SOURCES[code] for code in sources.tolist()], [
+        ORIGINS[code] for code in origins.tolist()]
+    return [
+        Entry(identifier, path, source, heading[-1] if title is None else title, heading,
+              text[begin:end], start, finish, date_of[ordinal],
+              None if micro < 0 else _time(micro), origin, position, count, role,
+              shared.strings(tag) if tag else (), shared.pairs(meta) if meta else (),
+              shared.strings(warning) if warning else (), label)
+        for (identifier, path, title, heading, role, tag, meta, warning, begin, end, start,
+             finish, ordinal, micro, position, count, source, origin)
+        in zip(ids, paths, titles, heading_paths, roles, tags, metadata, warnings,
+               [0, *ends][:len(ends)], ends, line_start.tolist(), line_end.tolist(),
+               ordinals.tolist(), times.tolist(), positions.tolist(), counts.tolist(),
+               source_of, origin_of, strict=True)
+    ]
 
-    def __init__(self, label: str, text: str) -> None:
-        self.label = label
-        self.text = text
-        self.dates: dict[int, dt.date] = {}
-        self.shared: dict[Any, Any] = {}
 
-    def entry(self, path: str, row: list[Any], begin: int, end: int, line_start: int,
-              line_end: int, ordinal: int, microseconds: int, position: int, count: int,
-              source: int, origin: int) -> Entry:
-        identifier, title, heading_path, role, tags, metadata, warnings = row
-        heading = tuple(heading_path)
-        if title is None:  # written once, as the last heading
-            title = heading[-1]
-        _all_text((identifier, title, role or "", *heading))
-        if source < 0 or origin < 0:
-            raise IndexError("enum code out of range")
-        date = None
-        if ordinal >= 0:
-            date = self.dates.get(ordinal)
-            if date is None:
-                date = self.dates[ordinal] = dt.date.fromordinal(ordinal)
-        return Entry(
-            identifier, path, SOURCES[source], title, heading, self.text[begin:end], line_start,
-            line_end, date, None if microseconds < 0 else _time(microseconds), ORIGINS[origin],
-            position, count, role, self._strings(tags) if tags else (),
-            self._pairs(metadata) if metadata else (),
-            self._strings(warnings) if warnings else (), self.label,
-        )
+class _Shared:
+    """Equal tag, frontmatter and warning tuples decoded once (a file's entries repeat them),
+    their strings checked once."""
 
-    def _strings(self, values: list[Any]) -> tuple[str, ...]:
+    def __init__(self) -> None:
+        self.known: dict[Any, Any] = {}
+
+    def strings(self, values: list[Any]) -> tuple[str, ...]:
         key = tuple(values)
-        found = self.shared.get(key)
+        found = self.known.get(key)
         if found is None:
             _all_text(key)
-            found = self.shared[key] = key
+            found = self.known[key] = key
         return cast(tuple[str, ...], found)
 
-    def _pairs(self, values: list[Any]) -> tuple[tuple[str, str], ...]:
-        key = tuple(self._strings(pair) for pair in values)
+    def pairs(self, values: list[Any]) -> tuple[tuple[str, str], ...]:
+        key = tuple(self.strings(pair) for pair in values)
         if any(len(pair) != 2 for pair in key):
             raise ValueError("metadata pairs damaged")
-        found = self.shared.get(key)
+        found = self.known.get(key)
         if found is None:
-            found = self.shared[key] = key
+            found = self.known[key] = key
         return cast(tuple[tuple[str, str], ...], found)
 
 
 def _time(microseconds: int) -> dt.time:
-    if microseconds >= _MICROSECONDS_PER_DAY:
-        raise ValueError("time of day out of range")
     seconds, micro = divmod(microseconds, 1_000_000)
     return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, micro)
 
 
-def _all_text(values: tuple[Any, ...]) -> None:
+def _all_text(values: Iterable[Any]) -> None:
     """Raise TypeError unless every value is a string (`str.join` checks that in C)."""
     "".join(values)

@@ -119,6 +119,7 @@ class MainScreen(Screen[None]):
         """New long-lived data (a load, applied changes): settle the heap after the next paint."""
         self._title: Content | None = None
         """The title line last painted (updating it re-lays out the screen)."""
+        self._ready_at_load = False
 
     @property
     def memtui(self) -> MemtuiApp:
@@ -198,6 +199,7 @@ class MainScreen(Screen[None]):
         for warning in engine.warnings[:3]:
             self.app.notify(one_line(warning, widths.LINE), severity="warning", markup=False)
         self._paint_chrome()
+        self._ready_at_load = engine.index_ready  # a warm start (the cache held the index)
         self.request_search(keep_selection=False)
         if self.memtui.options.watch:
             self.watch_root()
@@ -206,7 +208,8 @@ class MainScreen(Screen[None]):
     def _indexed(self, message: messages.EngineIndexed) -> None:
         self.memtui.load_ms = message.elapsed_ms
         self._heap_unsettled = True
-        self.request_search(keep_selection=True)
+        if not self._ready_at_load:  # words typed meanwhile waited; the status said "indexing"
+            self.request_search(keep_selection=True)
         if self.engine is not None:
             self.save_cache(self.engine)
 
