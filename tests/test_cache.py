@@ -138,7 +138,7 @@ def test_two_writers_and_a_reader_never_see_half_a_file(memory_root: Path) -> No
 
     def write(engine: Engine) -> None:
         for _ in range(6):
-            engine._cache_dirty = True
+            engine._caches.dirty = True
             engine.save_cache()
 
     def read() -> None:

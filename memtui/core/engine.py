@@ -20,7 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.cache.records import RootSnapshot
 from memtui.core.config import Config
 from memtui.core.hits import RankContext, build_result
 from memtui.core.index import Index
@@ -33,15 +32,7 @@ from memtui.core.statics import Settings, make_settings
 from memtui.core.store import Store
 from memtui.core.terms import EntryTerms, collect_terms
 from memtui.core.walk import relative_path
-from memtui.core.warm import (
-    entry_order,
-    index_state,
-    install_warm,
-    read_seeds,
-    save_roots,
-    slot_order,
-    warm_index,
-)
+from memtui.core.warm import RootCaches, entry_order
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
@@ -112,12 +103,8 @@ class Engine:
                                                                     strict=True)
         })
         self._contexts: dict[str, RankContext] = {}
-        self._cache = cache
-        """Where roots are cached (`core.warm`); None loads and saves nothing."""
-        self._seeds: list[RootSnapshot | None] = []
-        """Per root, what its cache holds now (read at load, replaced by each save)."""
-        self._cache_dirty = False
-        """The index moved away from the cached one (a warm start's changes, a new window)."""
+        self._caches = RootCaches(cache, self.stores)
+        """Where roots are cached (`core.warm`); with no folder nothing is read or saved."""
 
     # --- loading and changes ---------------------------------------------------------------
 
@@ -131,18 +118,7 @@ class Engine:
         query, filters without excluded words) work right away; a query with words builds the
         index first if `build_index` has not run."""
         with self._lock:
-            seeds: list[RootSnapshot | None] = [None] * len(self.stores)
-            if self._cache is not None:
-                seeds = read_seeds(self._cache, self.stores, self.warnings)
-            for store, seed in zip(self.stores, seeds, strict=True):
-                store.load(seed.files if seed is not None else ())
-            warm = warm_index(self.stores, seeds)
-            if warm is None:
-                self._index.set_entries(slot_order(self.stores))
-            else:
-                install_warm(self._index, warm)
-            self._seeds = seeds
-            self._cache_dirty = warm is None or bool(warm.changes)
+            self._caches.load(self._index, self.warnings)
             self._ranker.sync()
             self._contexts = {}
 
@@ -167,27 +143,18 @@ class Engine:
     @property
     def cache_stale(self) -> bool:
         """True when a root's cache no longer holds what is loaded (`save_cache` rewrites it)."""
-        if self._cache is None:
-            return False
         with self._lock:
-            return self._cache_dirty or any(
-                seed is None or seed.index is None or store.cache_records() != seed.files
-                for store, seed in zip(self.stores, self._seeds, strict=True)
-            )
+            return self._caches.stale
 
     def save_cache(self) -> int:
         """Write every root's cache file; returns the bytes written (problems go to
         `warnings`). Slow on a large corpus: call it from a worker thread. The engine stays
         usable meanwhile: only taking the snapshot holds the lock."""
-        if self._cache is None:
-            return 0
         with self._lock:
-            records = [store.cache_records() for store in self.stores]
-            state = index_state(self._index, len(self.stores))
-            self._cache_dirty = False
-        saved, written, problems = save_roots(self._cache, self.stores, records, state)
+            records, state = self._caches.snapshot(self._index)
+        saved, written, problems = self._caches.write(records, state)
         with self._lock:
-            self._seeds = saved
+            self._caches.seeds = saved
             self.warnings.extend(problem for problem in problems if problem not in self.warnings)
         return written
 
@@ -235,7 +202,7 @@ class Engine:
         with self._lock:
             changes = _merge([self._qualified(store, store.set_window(days))
                               for store in self.stores])
-            self._cache_dirty = self._cache_dirty or not changes.empty
+            self._caches.dirty = self._caches.dirty or not changes.empty
             self._reindex(changes)
             return changes
 
@@ -265,7 +232,7 @@ class Engine:
         self._contexts = {}
         # What the cache held no longer matches (stale until saved again); kept, it held the
         # changed files' old entries and the load's whole segment after a compaction.
-        self._seeds = [None] * len(self.stores)
+        self._caches.forget()
 
     # --- settings --------------------------------------------------------------------------
 

@@ -178,3 +178,55 @@ def save_roots(
             continue
         saved.append(snapshot)
     return saved, written, problems
+
+
+class RootCaches:
+    """The engine's side of the cache: what each root's cache held at load (seeds), whether
+    what is loaded still matches it, and writing it again. Called under the engine's lock,
+    except `write` (encoding and writing take a while; the engine stays usable)."""
+
+    def __init__(self, folder: CacheFolder | None, stores: Sequence[Store]) -> None:
+        self.folder = folder
+        """None: nothing is read or written."""
+        self.stores = stores
+        self.seeds: list[RootSnapshot | None] = [None] * len(stores)
+        self.dirty = False
+        """The index moved away from the cached one (a warm start's changes, a new window)."""
+
+    def load(self, index: Index, warnings: list[str]) -> None:
+        """Load every store (from its cache where the disk agrees) and give `index` its slots,
+        with postings already when the cached index could be used."""
+        if self.folder is not None:
+            self.seeds = read_seeds(self.folder, self.stores, warnings)
+        for store, seed in zip(self.stores, self.seeds, strict=True):
+            store.load(seed.files if seed is not None else ())
+        warm = warm_index(self.stores, self.seeds)
+        if warm is None:
+            index.set_entries(slot_order(self.stores))
+        else:
+            install_warm(index, warm)
+        self.dirty = warm is None or bool(warm.changes)
+
+    def forget(self) -> None:
+        """Files changed: the seeds no longer match (and must not keep their old entries and
+        segments alive)."""
+        self.seeds = [None] * len(self.stores)
+
+    @property
+    def stale(self) -> bool:
+        return self.folder is not None and (self.dirty or any(
+            seed is None or seed.index is None or store.cache_records() != seed.files
+            for store, seed in zip(self.stores, self.seeds, strict=True)))
+
+    def snapshot(self, index: Index) -> tuple[list[tuple[CachedFile, ...]], IndexState | None]:
+        """What to write: every store's records and the index's arrays."""
+        self.dirty = False
+        return ([store.cache_records() for store in self.stores],
+                index_state(index, len(self.stores)))
+
+    def write(self, records: Sequence[tuple[CachedFile, ...]], state: IndexState | None
+              ) -> tuple[list[RootSnapshot | None], int, list[str]]:
+        """Write a snapshot: (what each root's cache now holds, bytes written, problems)."""
+        if self.folder is None:
+            return list(self.seeds), 0, []
+        return save_roots(self.folder, self.stores, records, state)
