@@ -12,8 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_memory_release import low_thresholds, reachable_entries
+from test_memory_release import low_thresholds, reachable, reachable_entries
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 from ui_helpers import (
     SIZE,
     build_app,
@@ -106,3 +107,18 @@ async def test_a_removed_giant_is_not_kept_by_the_ui(low_thresholds: None, tmp_p
         giant.unlink()
         await settled_after_a_change(pilot, app, giant)
         assert not reachable_entries(app, GIANT)
+
+
+async def test_focus_changes_leave_no_old_footer_keys(tmp_path: Path) -> None:
+    """Each focus change recomposes the footer; the old keys stayed watched by it for good."""
+    root = write(tmp_path / "memory" / "MEMORY.md", "## Deploy\n\ncanary first\n").parent
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        for _ in range(6):
+            await pilot.press("tab")
+            await pilot.pause()
+            await pilot.press("slash")
+            await pilot.pause()
+        keys = [item for item in reachable(app) if isinstance(item, FooterKey)]
+        assert keys and all(key.is_attached for key in keys)

@@ -31,7 +31,7 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
@@ -63,6 +63,7 @@ from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.screens.weights import WeightsScreen
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
+from memtui.ui.widgets.footer import KeysFooter
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
@@ -155,7 +156,7 @@ class MainScreen(Screen[None]):
                 yield ResultsList(id="results")
                 yield Static(id="empty", markup=False)
             yield EntryPane(id="right")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         query_input = self.query_one(QueryInput)
