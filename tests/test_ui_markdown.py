@@ -16,6 +16,7 @@ from rich.text import Text
 from ui_helpers import build_app, detail_lines, rows, type_query, wait_loaded, wait_until, write
 
 from memtui.ui import markdown
+from memtui.ui.markdown_table import Table
 from memtui.ui.titles import fit_pieces, title_pieces
 
 MATCH = Style(bgcolor="yellow", bold=True)
@@ -119,7 +120,7 @@ def test_a_huge_table_is_laid_out_only_up_to_its_cap() -> None:
     row = "|" + "|".join(["cell"] * columns) + "|"
     source = "\n".join([row, "|" + "---|" * columns] + [row] * 1000)
     found, _ = markdown.blocks(source.split("\n"), STYLES, None)
-    tables = [block for block in found if isinstance(block, markdown.Table)]
+    tables = [block for block in found if isinstance(block, Table)]
     assert len(tables) == 1
     cells = columns * (1 + len(tables[0].rows))
     assert markdown.TABLE_CELLS - columns <= cells <= markdown.TABLE_CELLS
