@@ -59,3 +59,26 @@ async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: P
         assert results.selected is not None and results.selected.entry.id == chosen
         await pilot.press("down")  # and the list still moves
         assert results.selected is not None and results.selected.entry.id != chosen
+
+
+async def test_focus_survives_a_query_that_empties_the_list_and_a_modal(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "## Quokka\nA quokka smiled.\n\n## Other\nnothing\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        results = screen.query_one(ResultsList)
+        await pilot.press("tab")
+        assert app.focused is results
+        await pilot.press("exclamation_mark")  # a modal opens and closes over the list
+        await wait_until(pilot, lambda: app.screen is not screen)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen and app.focused is results)
+        await pilot.press("j")  # a letter acts on the list again
+        assert results.cursor == 1
+
+        screen.set_query("xqzvk")  # matches nothing; e.g. set by the filters form or the palette
+        await wait_until(pilot, lambda: not results.display)
+        await wait_until(pilot, lambda: isinstance(app.focused, QueryInput))
+        await pilot.press("down")  # Down and typing act in the query box, nothing is stuck
+        assert isinstance(app.focused, QueryInput)
