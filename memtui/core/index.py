@@ -17,6 +17,7 @@ fresh main segment, caches of the old one dropped: an amortised cost, never one 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import groupby
 
 import numpy as np
 from rapidfuzz.distance import OSA
@@ -124,15 +125,22 @@ class Index:
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        self.entries = list(entries)  # what `_claim_slot` does per entry, for all at once
+        self.entries = list(entries)  # what `_claim_slot` does per entry, for all at once:
         self.slot_of = {entry.id: slot for slot, entry in enumerate(self.entries)}
-        for slot, path in enumerate([entry.qualified_path for entry in self.entries]):
-            slots = self.slots_of_path.get(path)
-            if slots is None:
-                slots = self.slots_of_path[path] = []
-                self._path_ids[path] = len(self.paths)
+        run_ids: list[int] = []  # per run of one file's consecutive slots (slot order)
+        run_lengths: list[int] = []
+        start = 0
+        for path, run in groupby([entry.qualified_path for entry in self.entries]):
+            count = len(list(run))
+            path_id = self._path_ids.get(path)
+            if path_id is None:
+                path_id = self._path_ids[path] = len(self.paths)
                 self.paths.append(path)
-            slots.append(slot)
+            self.slots_of_path.setdefault(path, []).extend(range(start, start + count))
+            run_ids.append(path_id)
+            run_lengths.append(count)
+            start += count
+        self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), run_lengths)
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
