@@ -10,6 +10,8 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from textual._styles_cache import StylesCache
+
 FULL_GC_EVERY = 100
 """Full collections after this many middle-generation ones (Python's default is 10)."""
 
@@ -56,6 +58,7 @@ def settle_heap() -> None:
     releasing = _releasing
     if releasing is not None:
         gc.unfreeze()
+    _forget_removed_widgets_styles()
     gc.collect()
     if releasing is not None:
         gc.freeze()  # the corpus loaded since, out of the collector's reach again
@@ -64,6 +67,15 @@ def settle_heap() -> None:
     give_back_memory()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_GC_EVERY)
+
+
+def _forget_removed_widgets_styles() -> None:
+    """Textual memoises `StylesCache.get_inner_outer` per styles cache (an lru_cache of 1024),
+    which keeps the styles caches of up to 1024 removed widgets alive with their rendered lines:
+    a notice per applied change made RSS creep by a few KB per change until it was full."""
+    clear = getattr(getattr(StylesCache, "get_inner_outer", None), "cache_clear", None)
+    if callable(clear):
+        clear()
 
 
 def release_later(owner: object) -> None:
