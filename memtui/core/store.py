@@ -171,12 +171,13 @@ class Store:
 
     # --- loading -----------------------------------------------------------------------------
 
-    def load(self, seed: Iterable[CachedFile] = ()) -> None:
+    def load(self, seed: Iterable[CachedFile] = (), scan: Scan | None = None) -> None:
         """Scan the whole root and (re)load everything in the window.
 
         `seed` is what a cache remembers of the files: a file whose stat (and, where the stat
         is ambiguous, content digest) still matches keeps its cached entries; every other file
-        is read, so the result equals a load without a seed."""
+        is read, so the result equals a load without a seed. `scan` is the root's `walk_tree`
+        when the caller made it already (while the cache was being read)."""
         self._files = NO_FILES
         self._skipped = Snapshot()
         self._file_index = PathIndex()
@@ -187,7 +188,7 @@ class Store:
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
             return
-        scan = walk_tree(self.root, "")
+        scan = scan if scan is not None else walk_tree(self.root, "")
         self._files = Snapshot(self._still_valid(seed, scan.found), weigh=_file_chars)
         self._reconcile({"": scan}, forced=set(), touched=set())
         self._rebuild_all()
