@@ -90,7 +90,10 @@ def flipped(section: str) -> Callable[[Path], None]:
 
 
 def replaced(content: bytes) -> Callable[[Path], None]:
-    return lambda path: path.write_bytes(content)
+    def write(path: Path) -> None:
+        path.write_bytes(content)
+
+    return write
 
 
 def a_folder(path: Path) -> None:

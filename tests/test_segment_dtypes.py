@@ -19,8 +19,8 @@ def postings(segment: Segment, word: str) -> list[tuple[int, int, int]]:
 
 def test_small_values_stay_narrow() -> None:
     segment = build_segment([(0, ["deploy"], ["deploy", "canary"]), (7, [], ["canary"] * 3)])
-    assert (segment.docs.dtype, segment.heading.dtype, segment.body.dtype) == (
-        np.uint16, np.uint8, np.uint8)
+    dtypes = (segment.docs.dtype, segment.heading.dtype, segment.body.dtype)
+    assert dtypes == (np.dtype(np.uint16), np.dtype(np.uint8), np.dtype(np.uint8))
     assert postings(segment, "deploy") == [(0, 1, 1)]
     assert postings(segment, "canary") == [(0, 0, 1), (7, 0, 3)]
 

@@ -10,6 +10,7 @@ import gc
 import weakref
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_memory_release import low_thresholds, reachable, reachable_entries
@@ -92,7 +93,7 @@ async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None
         assert old_engine() is None
 
 
-async def settled_after_a_change(pilot: Pilot[object], app: MemtuiApp, path: Path) -> None:
+async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) -> None:
     """Let every worker finish (the old screen's cache writer too), then apply a change and
     wait for the paint that settles the heap."""
     screen = main_screen(app)
