@@ -185,6 +185,7 @@ class EntryPane(Vertical):
         why = self.query_one(WhyPane)
         if hit is None:
             self.shown = None
+            self._header = Content("")  # the view's match note below must not bring it back
             header.update(Content(""), layout=False)
             detail.clear()
             why.show(Content(""), "why")
