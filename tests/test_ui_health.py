@@ -53,8 +53,8 @@ async def test_the_load_line_is_drawn_above_the_entry() -> None:
         while screen.selected is None or screen.selected.entry.title != "Conference talks":
             await pilot.press("down")
         await pilot.pause()
-        assert ("Claude Code stops after line 200: none of this entry is loaded"
-                in static_text(app, "#health-rule"))
+        assert ("⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
+                "entry is loaded" in static_text(app, "#health-rule"))
         assert "## Conference talks" in screen.query_one(EntryView).plain_lines()[0]
         await pilot.press("enter")
         assert app.focused is screen.query_one(EntryView)

@@ -71,6 +71,7 @@ class FakeStore:
     entries_by_id: dict[str, Entry] = field(default_factory=dict)
     skipped: tuple[Skipped, ...] = ()
     hidden_by_window: int = 0
+    label: str = ""
 
     @property
     def entries(self) -> Mapping[str, Entry]:
@@ -112,6 +113,10 @@ class FakeEngine:
     @property
     def hidden_by_window(self) -> int:
         return self.store.hidden_by_window
+
+    @property
+    def stores(self) -> tuple[FakeStore, ...]:
+        return (self.store,)
 
     def loaded_entries(self) -> list[Entry]:
         return list(self.store.entries_by_id.values())

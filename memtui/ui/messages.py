@@ -11,7 +11,8 @@ change (`WeightsChanged`, which the app hands to the main screen that owns the e
 'no memory folder' screen asks for the demo (`DemoRequested`) and the memory-folder picker
 says what to open (`RootsChosen`). The picker's own worker reports what it found and counted
 (`CandidatesFound`, `CandidateSurveyed`). The health view's worker reports `HealthChecked`;
-the view asks for the main screen's edit or copy of an entry with `EntryAction`.
+the view asks for the main screen's edit or copy of an entry with `EntryAction`. After each
+load and change the main screen's own worker reports `LoadLinesChecked`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from memtui.core.model import ChangeSet, RankResult
 if TYPE_CHECKING:
     from memtui.core.config_file import SettingValue
     from memtui.core.engine import Engine
-    from memtui.core.health.model import HealthReport
+    from memtui.core.health.model import HealthReport, LoadCut
     from memtui.core.model import Entry
     from memtui.core.roots import MemoryRoot
     from memtui.core.survey import Survey
@@ -178,6 +179,15 @@ class HealthChecked(Message, bubble=False):
         super().__init__()
         self.report = report
         self.error = error
+
+
+class LoadLinesChecked(Message, bubble=False):
+    """The main screen's worker found which loaded entries start or run past a load line:
+    entry id -> the cuts it is past (the results' badge, the entry pane's drawn line)."""
+
+    def __init__(self, cuts: Mapping[str, tuple[LoadCut, ...]]) -> None:
+        super().__init__()
+        self.cuts = cuts
 
 
 class EntryAction(Message):

@@ -11,12 +11,13 @@ import datetime as dt
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from memtui.core.engine import Engine
 from memtui.core.health.dated import find_stale, find_superseded
 from memtui.core.health.duplicates import find_duplicates
-from memtui.core.health.load_line import find_beyond_load_line, read_texts
-from memtui.core.health.model import Check, Finding, HealthReport
+from memtui.core.health.load_line import find_beyond_load_line, past_load_line, read_texts
+from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.secrets import secret_kinds
@@ -70,9 +71,19 @@ def check_health(engine: Engine) -> HealthReport:
     started = time.perf_counter()
     terms = engine.entry_terms()
     settings = engine.config.health
-    root_of = {store.label: store.root for store in engine.stores}
-    texts = read_texts(terms.entries, root_of, settings.load_lines)
+    texts = read_texts(terms.entries, _root_of(engine), settings.load_lines)
     report = check_terms(terms, texts, settings, engine.today)
     elapsed = (time.perf_counter() - started) * 1000
     return HealthReport(report.findings, report.cuts, report.secret_counts, report.entries,
                         report.today, elapsed)
+
+
+def load_line_cuts(engine: Engine) -> dict[str, tuple[LoadCut, ...]]:
+    """Entry id -> the load lines it starts or runs past, over the engine's loaded entries:
+    the one check the main screen runs after every load and change (no index needed)."""
+    return past_load_line(engine.loaded_entries(), _root_of(engine),
+                          engine.config.health.load_lines)
+
+
+def _root_of(engine: Engine) -> dict[str, Path]:
+    return {store.label: store.root for store in engine.stores}

@@ -117,6 +117,22 @@ def find_beyond_load_line(entries: Iterable[Entry], texts: Mapping[str, str],
     return findings, cuts
 
 
+def cuts_past(entry: Entry, cuts: Iterable[LoadCut]) -> tuple[LoadCut, ...]:
+    """The cuts of `entry`'s own file that it starts or runs past, the earliest first (what
+    the main screen's badge and drawn line show)."""
+    return tuple(sorted((cut for cut in cuts if cut.qualified_path == entry.qualified_path
+                         and _loaded(entry, cut)), key=lambda cut: cut.last_line))
+
+
+def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
+                   rules: Sequence[LoadLine]) -> dict[str, tuple[LoadCut, ...]]:
+    """Entry id -> the cuts it starts or runs past, for every entry past some load line (only
+    this check: it reads just the files a rule applies to, so it is cheap to run again)."""
+    entries = list(entries)
+    findings, cuts = find_beyond_load_line(entries, read_texts(entries, root_of, rules), rules)
+    return {finding.entry.id: cuts_past(finding.entry, cuts) for finding in findings}
+
+
 def _loaded(entry: Entry, cut: LoadCut) -> str:
     """'beyond', 'partly' or '' (fully loaded) for one entry under one cut."""
     if entry.line_start > cut.last_line or (entry.line_start == cut.last_line

@@ -23,10 +23,12 @@ from textual.widgets.option_list import Option
 
 from memtui.core.cite import date_label
 from memtui.core.health.check import check_health
-from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
+from memtui.core.health.load_line import cuts_past
+from memtui.core.health.model import Check, Finding, HealthReport
 from memtui.core.sanitize import one_line
 from memtui.core.secrets import mask_secrets
 from memtui.ui import messages, render, widths
+from memtui.ui.load_line import load_line_rule
 from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
@@ -53,22 +55,6 @@ def finding_prompt(finding: Finding, mask: Callable[[str], str]) -> Content:
         (f"{indent}  ", ""),
         (one_line(mask(finding.reason), widths.LINE), "$muted"),
     )
-
-
-def load_line_rule(finding: Finding, cuts: tuple[LoadCut, ...]) -> Content:
-    """The load line, drawn above the entry: where each agent stops reading its file."""
-    entry = finding.entry
-    parts = []
-    for cut in cuts:
-        if cut.qualified_path != entry.qualified_path:
-            continue
-        if entry.line_start > cut.last_line:
-            note = f"{cut.agent} stops after line {cut.last_line}: none of this entry is loaded"
-        else:
-            note = (f"{cut.agent} stops after line {cut.last_line}: lines "
-                    f"{cut.last_line + 1}–{entry.line_end} of this entry are not loaded")
-        parts.append(Content.styled(f"┄┄ {note} ┄┄", "bold $warning"))
-    return Content("\n").join(parts)
 
 
 class HealthScreen(Screen[None]):
@@ -218,7 +204,7 @@ class HealthScreen(Screen[None]):
             Content.styled(one_line(self._masked(finding.reason), widths.LINE), "$accent"),
         ]))
         cuts = self.report.cuts if self.report and finding.check is Check.LOAD_LINE else ()
-        rule.update(load_line_rule(finding, cuts))
+        rule.update(load_line_rule(entry, cuts_past(entry, cuts)))
         view.show(text, None)
 
     # --- acting on it ---------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from textual.widgets import Input, Static
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.health.check import load_line_cuts
 from memtui.core.history import default_history_path
 from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.query import QueryError
@@ -202,6 +203,7 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self._ready_at_load = engine.index_ready  # a warm start (the cache held the index)
         self.request_search(keep_selection=False)
+        self.check_load_lines(engine)
         if self.memtui.options.watch:
             self.watch_root()
 
@@ -220,6 +222,17 @@ class MainScreen(Screen[None]):
         the event loop; a failure lands in the warnings view)."""
         if engine.cache_stale:
             engine.save_cache()
+
+    @work(thread=True, exclusive=True, group="load-lines")
+    def check_load_lines(self, engine: Engine) -> None:
+        """Which loaded entries start or run past a load line: only that health check (it
+        reads just the few files a rule applies to), off the event loop."""
+        self.post_message(messages.LoadLinesChecked(load_line_cuts(engine)))
+
+    @on(messages.LoadLinesChecked)
+    def _load_lines_checked(self, message: messages.LoadLinesChecked) -> None:
+        self.query_one(ResultsList).set_past_load_line(frozenset(message.cuts))
+        self.pane.set_load_cuts(message.cuts)
 
     @on(messages.EngineFailed)
     def _load_failed(self, message: messages.EngineFailed) -> None:
@@ -460,6 +473,8 @@ class MainScreen(Screen[None]):
         self._unmark(changes.removed - changes.added)
         self._paint_chrome()
         self.request_search(keep_selection=True)
+        if self.engine is not None:
+            self.check_load_lines(self.engine)
 
     # --- moving and focus ---------------------------------------------------------------------
 
@@ -695,6 +710,8 @@ class MainScreen(Screen[None]):
         )
         self._paint_chrome()
         self.request_search(keep_selection=True)
+        if self.engine is not None:
+            self.check_load_lines(self.engine)
 
     def action_next_theme(self) -> None:
         self.memtui.cycle_theme()

@@ -8,6 +8,7 @@ query changed again, and the pane keeps the timer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
@@ -18,9 +19,11 @@ from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Static
 
+from memtui.core.health.model import LoadCut
 from memtui.core.model import Entry, Hit
 from memtui.ui import render
 from memtui.ui.bindings import PANE_BINDINGS
+from memtui.ui.load_line import load_line_rule
 from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
@@ -87,7 +90,8 @@ class WhyPane(VerticalScroll):
 
 
 class EntryPane(Vertical):
-    """Header line, `EntryView` and the compact or expanded breakdown of one hit."""
+    """Header line, the load line when the entry is past it, `EntryView` and the compact or
+    expanded breakdown of one hit."""
 
     ALLOW_MAXIMIZE = True
     """z on the entry zooms the whole pane: header, text and why together."""
@@ -109,9 +113,12 @@ class EntryPane(Vertical):
         self._header = Content("")
         self._match_note = Content("")
         """`· match 3/7` after the header while the entry shows matches."""
+        self.load_cuts: Mapping[str, tuple[LoadCut, ...]] = {}
+        """Entry id -> the load lines it starts or runs past (drawn above its text)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header", markup=False)
+        yield Static(id="detail-rule", markup=False)
         yield EntryView(id="detail")
         yield WhyPane(id="why")
 
@@ -163,6 +170,21 @@ class EntryPane(Vertical):
         """The why pane was shown, hidden or resized (b below 80 columns, a new size class)."""
         self.refit()
 
+    def set_load_cuts(self, cuts: Mapping[str, tuple[LoadCut, ...]]) -> None:
+        """New load-line findings (after a load or a change): redraw the shown entry's line."""
+        self.load_cuts = cuts
+        if self.hit is not None and not self.pending:
+            self._draw_load_line(self.hit.entry)
+
+    def _draw_load_line(self, entry: Entry | None) -> None:
+        """The line where an agent stops reading, above the entry text; hidden when it reads
+        all of the entry."""
+        rule = self.query_one("#detail-rule", Static)
+        cuts = self.load_cuts.get(entry.id, ()) if entry is not None else ()
+        if cuts or rule.has_class("-shown"):
+            rule.update(load_line_rule(entry, cuts) if entry is not None else Content(""))
+            rule.set_class(bool(cuts), "-shown")
+
     def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
@@ -187,6 +209,7 @@ class EntryPane(Vertical):
             self.shown = None
             self._header = Content("")  # the view's match note below must not bring it back
             header.update(Content(""), layout=False)
+            self._draw_load_line(None)
             detail.clear()
             why.show(Content(""), "why")
             return
@@ -195,6 +218,7 @@ class EntryPane(Vertical):
         text, masked = app.mask(render.entry_text(entry), revealed=self.revealed)
         self._header = render.detail_header(entry, masked=masked, revealed=self.revealed)
         header.update(self._header + self._match_note, layout=False)
+        self._draw_load_line(entry)
         pattern = render.match_pattern(hit.explanation.terms)
         shown = (entry, pattern.pattern if pattern else None, self.revealed)
         if shown != self.shown:

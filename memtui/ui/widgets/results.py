@@ -23,6 +23,7 @@ from memtui.core.cite import date_label
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
+from memtui.ui.load_line import BADGE, BADGE_CELLS
 from memtui.ui.marks import Marks
 from memtui.ui.render import (
     BAR_CELLS,
@@ -61,10 +62,11 @@ def compact_path(path: str, cells: int) -> str:
     return name
 
 
-RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None]
+RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None,
+               bool]
 """Entry, rank, score, contributions, rank column width, is cursor, width, is marked (None: no
-mark gutter). The entry itself, not its id: an edited entry keeps its id and must not show its
-old title."""
+mark gutter), is past its agent's load line (the badge). The entry itself, not its id: an
+edited entry keeps its id and must not show its old title."""
 
 MARK_GLYPH = "✓"
 """The mark gutter's sign for a marked row: a glyph, so a mark reads without colour too."""
@@ -119,6 +121,7 @@ class ResultsList(ScrollView, can_focus=True):
         "results--long_term",
         "results--daily",
         "results--note",
+        "results--load-line",
     }
 
     DEFAULT_CSS = """
@@ -147,6 +150,7 @@ class ResultsList(ScrollView, can_focus=True):
     ResultsList > .results--long_term { color: $badge-long-term; }
     ResultsList > .results--daily { color: $badge-daily; }
     ResultsList > .results--note { color: $badge-note; }
+    ResultsList > .results--load-line { color: $text-warning; text-style: bold; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -207,6 +211,8 @@ class ResultsList(ScrollView, can_focus=True):
         self._styles: dict[str, Style] = {}
         self._painted_rows: dict[int, RowKey | None] = {}
         """What each screen line (y) showed when last painted."""
+        self.past_load_line: frozenset[str] = frozenset()
+        """Ids of entries that start or run past their agent's load line (badged rows)."""
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -345,6 +351,11 @@ class ResultsList(ScrollView, can_focus=True):
         self._refresh_changed_rows()
         self.post_message(self.MarksChanged())
 
+    def set_past_load_line(self, entry_ids: frozenset[str]) -> None:
+        """New load-line findings (after a load or a change): badge those rows."""
+        self.past_load_line = entry_ids
+        self._refresh_changed_rows()
+
     def _gutter(self) -> bool:
         return self.always_gutter or bool(self.marks)
 
@@ -406,7 +417,7 @@ class ResultsList(ScrollView, can_focus=True):
         strip = self._strips.get(key)
         if strip is None:
             segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor,
-                                         marked=key[-1])
+                                         marked=key[7], past_load_line=key[8])
             # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
             # each; done on the segments, a row costs one.
             line = Segment.adjust_line_length(list(Segment.apply_style(segments, base)), width,
@@ -424,16 +435,17 @@ class ResultsList(ScrollView, can_focus=True):
         hit = self.hits[index]
         marked = hit.entry.id in self.marks if self._gutter() else None
         return (hit.entry, hit.rank, hit.score, hit.contributions, self._rank_width(),
-                index == self.cursor, width, marked)
+                index == self.cursor, width, marked, hit.entry.id in self.past_load_line)
 
     def _rank_width(self) -> int:
         return max(2, len(str(len(self.hits))))
 
-    def row_segments(self, hit: Hit, width: int, *, cursor: bool,
-                     marked: bool | None = None) -> list[Segment]:
+    def row_segments(self, hit: Hit, width: int, *, cursor: bool, marked: bool | None = None,
+                     past_load_line: bool = False) -> list[Segment]:
         """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
 
-        `marked` None leaves out the mark gutter (nothing is marked).
+        `marked` None leaves out the mark gutter (nothing is marked); `past_load_line` puts the
+        load-line badge before the title, in the title's own room (the columns stay put).
 
         Built as segments directly (no Rich layout pass): this runs for every visible row on
         every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
@@ -472,7 +484,7 @@ class ResultsList(ScrollView, can_focus=True):
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
         tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
-        title_width = max(4, title_width - len(tag))
+        title_width = max(4, title_width - len(tag) - (BADGE_CELLS if past_load_line else 0))
         pieces = title_pieces(display_title(entry))
         suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
         title_cells = sum(cell_len(text) for text, _ in pieces)
@@ -485,6 +497,8 @@ class ResultsList(ScrollView, can_focus=True):
         )
         if tag:
             add(tag, style("results--path"))
+        if past_load_line:
+            add(f"{BADGE:<{BADGE_CELLS}}", style("results--load-line"))
         for text, code in pieces:
             add(text, title_style + style("results--code") if code else title_style)
         add(suffix + " ", style("results--path"))

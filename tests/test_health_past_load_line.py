@@ -1,0 +1,39 @@
+"""`past_load_line`: which entries the main screen badges, on a real MEMORY.md of 12 lines
+under a 6-line rule (before, straddling, after the line)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memtui.core.health.load_line import past_load_line
+from memtui.core.health.settings import LoadLine
+from memtui.core.model import Entry, Source
+
+RULE = LoadLine(files=("MEMORY.md",), agent="Agent", lines=6)
+
+
+def entry(start: int, end: int, path: str = "MEMORY.md") -> Entry:
+    return Entry(id=f"{path}:{start}", path=path, source=Source.LONG_TERM, title="t",
+                 heading_path=("t",), body="b", line_start=start, line_end=end, date=None)
+
+
+@pytest.mark.parametrize(("start", "end", "past"), [
+    (1, 4, False),  # loaded whole
+    (1, 6, False),  # ends on the last loaded line
+    (5, 9, True),  # the line falls inside it
+    (7, 12, True),  # starts past it
+])
+def test_an_entry_is_past_the_line_when_any_of_it_is_not_loaded(
+        tmp_path: Path, start: int, end: int, past: bool) -> None:
+    (tmp_path / "MEMORY.md").write_text("".join(f"line {n}\n" for n in range(1, 13)))
+    cuts = past_load_line([entry(start, end)], {"": tmp_path}, (RULE,))
+    assert (f"MEMORY.md:{start}" in cuts) is past
+    if past:
+        assert [(cut.agent, cut.last_line) for cut in cuts[f"MEMORY.md:{start}"]] == [("Agent", 6)]
+
+
+def test_files_no_rule_applies_to_are_not_read(tmp_path: Path) -> None:
+    (tmp_path / "notes.md").write_text("".join(f"line {n}\n" for n in range(1, 13)))
+    assert past_load_line([entry(7, 12, "notes.md")], {"": tmp_path}, (RULE,)) == {}
