@@ -40,7 +40,7 @@ from memtui.core.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
-from memtui.ui.heap import release_later
+from memtui.ui.heap import release_later, share_one_malloc_arena
 from memtui.ui.keymap import check_keymap, live_keys
 from memtui.ui.messages import (
     DemoRequested,
@@ -184,6 +184,7 @@ class MemtuiApp(App[int]):
 
     def __init__(self, options: AppOptions) -> None:
         super().__init__()
+        share_one_malloc_arena()
         self.options = options
         self.load_ms: float | None = None
         self.last_paint_ms: float | None = None

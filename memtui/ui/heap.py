@@ -88,18 +88,31 @@ def release_later(owner: object) -> None:
     _releasing = (weakref.ref(owner), RELEASE_ATTEMPTS)
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's `malloc_trim`, or None elsewhere (macOS, musl, Windows)."""
+def _glibc(name: str) -> Callable[..., int] | None:
+    """A glibc allocator function, or None elsewhere (macOS, musl, Windows)."""
     if not sys.platform.startswith("linux"):
         return None
     try:
-        trim: Callable[[int], int] = ctypes.CDLL("libc.so.6").malloc_trim
+        function: Callable[..., int] = getattr(ctypes.CDLL("libc.so.6"), name)
     except (OSError, AttributeError):
         return None
-    return trim
+    return function
 
 
-_MALLOC_TRIM = _malloc_trim()
+_MALLOC_TRIM = _glibc("malloc_trim")
+_MALLOPT = _glibc("mallopt")
+_M_ARENA_MAX = -8
+"""glibc's mallopt parameter for the most malloc arenas (malloc.h)."""
+
+
+def share_one_malloc_arena() -> None:
+    """Make every thread allocate from glibc's main arena. A file change is parsed and indexed
+    in a worker thread, and each thread got its own arena (up to 8 per core), whose freed
+    chunks interleave with the few that stay: after the soak's 10 MB file was removed, ~10 MB
+    more stayed resident than with one arena. The GIL already serialises nearly every
+    allocation, so one arena costs no contention. Call before the app starts its threads."""
+    if _MALLOPT is not None:
+        _MALLOPT(_M_ARENA_MAX, 1)
 
 
 def give_back_memory() -> None:
