@@ -98,6 +98,8 @@ class Engine:
         self._session_boosts: dict[str, float] = {}
         self._weights: dict[str, float] = dict(config.weights)
         self._half_life = config.half_life_days
+        self._configured_weights = dict(self._settings().weights)
+        """The config's weights, normalised: what `weights_custom` compares against."""
         self._ranker = Ranker(self._index, self._settings(), {
             store.label: match_targets(root) for store, root in zip(self.stores, self.roots,
                                                                     strict=True)
@@ -283,10 +285,10 @@ class Engine:
     @property
     def weights_custom(self) -> bool:
         """True when the weights or half-life in use differ from the config's."""
-        configured = make_settings(self.config, today_ordinal=self.today.toordinal())
+        weights = self.weights
         return (self._half_life != self.config.half_life_days
-                or any(abs(self.weights[name] - configured.weights[name]) > 1e-9
-                       for name in configured.weights))
+                or any(abs(weights[name] - value) > 1e-9
+                       for name, value in self._configured_weights.items()))
 
     def _settings(self) -> Settings:
         """Settings for the weights in use. Normalising them is state, not a problem: the config's
