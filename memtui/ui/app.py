@@ -40,7 +40,13 @@ from memtui.core.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
-from memtui.ui.heap import release_later, share_one_malloc_arena
+from memtui.ui.heap import (
+    RELEASE_RETRY_S,
+    release_later,
+    release_pending,
+    settle_heap,
+    share_one_malloc_arena,
+)
 from memtui.ui.keymap import check_keymap, live_keys
 from memtui.ui.messages import (
     DemoRequested,
@@ -276,6 +282,19 @@ class MemtuiApp(App[int]):
             await self.pop_screen()
         self.forget_masks()
         await self.push_screen(MainScreen())
+        if release_pending():
+            self._keep_releasing()
+
+    def _keep_releasing(self) -> None:
+        """Settle until the closed folder's engine is freed (`heap.release_later`): after its
+        screen is gone nothing else may come along to settle (no file change, no keystroke)."""
+        if release_pending():
+            self.set_timer(RELEASE_RETRY_S, self._settle_and_retry)
+
+    def _settle_and_retry(self) -> None:
+        if release_pending():
+            settle_heap()
+            self._keep_releasing()
 
     def action_switch_roots(self) -> None:
         """The picker over whatever is open (palette: "Switch memory folder")."""

@@ -18,6 +18,9 @@ FULL_GC_EVERY = 100
 RELEASE_ATTEMPTS = 5
 """Settles that unfreeze everything to free a closed screen's engine (see `release_later`)."""
 
+RELEASE_RETRY_S = 1.0
+"""How often the app settles on its own while a closed screen's engine waits to be freed."""
+
 _releasing: tuple[weakref.ref[object], int] | None = None
 """What `release_later` waits to see freed, and the attempts left."""
 
@@ -83,9 +86,16 @@ def release_later(owner: object) -> None:
     its load and would stay in memory for good. It cannot be freed now: its screen is still
     referenced for a while (by a worker still saving its cache, finished workers' contexts), and
     the next load freezes whatever is alive again. So the next settles, after the new folder's
-    load, unfreeze and collect everything until `owner` is gone (a few at most)."""
+    load, unfreeze and collect everything until `owner` is gone (a few at most). The app also
+    settles every `RELEASE_RETRY_S` while `release_pending()`, so the old folder is freed
+    without waiting for a file change."""
     global _releasing
     _releasing = (weakref.ref(owner), RELEASE_ATTEMPTS)
+
+
+def release_pending() -> bool:
+    """A closed screen's engine still waits to be freed, and settles are left to try."""
+    return _releasing is not None
 
 
 def _glibc(name: str) -> Callable[..., int] | None:
