@@ -136,6 +136,42 @@ def test_a_removed_root_drops_only_its_entries_and_comes_back(
     assert {hit.entry.root for hit in engine.search("deploy").hits} == {"alpha", "beta"}
 
 
+def test_a_gone_root_keeps_its_entries_as_last_read_and_catches_up(
+    two_roots: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """What the watcher says is gone is not re-read: its entries stay, ranked as before, until
+    the folder is back; then it is re-read, with the window set while it was away."""
+    alpha, beta = two_roots
+    write(beta, "memory/2020-01-01.md", "## 09:00\nDeploy ancient history.\n")
+    engine = open_engine(alpha, beta)
+    before = [(hit.entry.id, hit.score) for hit in engine.search("deploy").hits]
+    assert {entry.root for entry in engine.loaded_entries()} == {"alpha", "beta"}
+    shutil.move(beta, tmp_path / "parked")
+    assert engine.set_missing([beta]) and not engine.set_missing([beta])
+    assert engine.gone_roots == {"beta": engine.roots[1]}
+    assert engine.apply_changes([beta]).empty
+    assert engine.set_window(30).empty  # only alpha's window moved: it has no old notes
+    assert [(hit.entry.id, hit.score) for hit in engine.search("deploy").hits] == before
+    write(tmp_path / "parked", "MEMORY.md", "## Deploy thaw\nDeploys are open again.\n")
+    shutil.move(tmp_path / "parked", beta)
+    assert engine.set_missing([]) and engine.gone_roots == {}
+    changes = engine.apply_changes([beta])
+    assert "beta/MEMORY.md" in changes.paths
+    titles = {hit.entry.title for hit in engine.search("deploy").hits if hit.entry.root == "beta"}
+    assert titles == {"Deploy thaw"}  # re-read, and the 2020 note now outside the window
+    assert engine.hidden_by_window == 1
+
+
+def test_one_gone_root_keeps_its_entries(tmp_path: Path) -> None:
+    root = tmp_path / "only"
+    write(root, "MEMORY.md", "## Deploy checklist\nCanary first.\n")
+    engine = open_engine(root)
+    shutil.move(root, tmp_path / "parked")
+    assert engine.set_missing([root]) and engine.gone_roots == {"": engine.roots[0]}
+    assert engine.apply_changes([root]).empty
+    assert [hit.entry.title for hit in engine.search("deploy").hits] == ["Deploy checklist"]
+
+
 def test_session_boost_is_per_root_file(two_roots: tuple[Path, Path]) -> None:
     engine = open_engine(*two_roots)
     engine.set_session_boost("beta/MEMORY.md", 4.0)

@@ -24,8 +24,10 @@ from ui_helpers import (
 )
 
 from memtui.ui.app import MemtuiApp
+from memtui.ui.gone import GLYPH as GONE_GLYPH
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.roots import RootsScreen
+from memtui.ui.widgets.results import ResultsList
 
 
 @pytest.fixture
@@ -159,9 +161,11 @@ async def test_boost_names_the_entrys_root(alpha_beta: tuple[Path, Path]) -> Non
         assert dict(screen.engine.session_boosts) == {f"{top.entry.root}/MEMORY.md": 1.5}
 
 
-async def test_a_vanished_root_hides_only_its_entries(
+async def test_a_vanished_root_dims_only_its_entries(
     alpha_beta: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    """Its entries stay where they ranked, dimmed with the gone glyph, and the entry pane says
+    it shows them as last read; `e` refuses; all of it goes when the folder is back."""
     alpha, beta = alpha_beta
     app = build_app(str(alpha), str(beta), deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -169,12 +173,31 @@ async def test_a_vanished_root_hides_only_its_entries(
         await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
                          steps=1500)
         await type_query(pilot, app, "deploy")
-        assert len(rows(app)) == 2
+        shown = rows(app)
+        assert len(shown) == 2 and not any(GONE_GLYPH in row for row in shown)
         beta.rename(tmp_path / "away")
         banner = app.screen.query_one("#banner")
-        await wait_until(pilot, lambda: banner.display and len(rows(app)) == 1, steps=1500)
+        await wait_until(pilot, lambda: banner.display
+                         and any(GONE_GLYPH in row for row in rows(app)), steps=1500)
         assert str(beta) in static_text(app, "#banner")
-        assert "alpha" in rows(app)[0]
+        gone_rows = [row for row in rows(app) if GONE_GLYPH in row]
+        assert len(rows(app)) == 2 and len(gone_rows) == 1 and "beta" in gone_rows[0]
+        results = screen.query_one(ResultsList)
+        beta_row = next(y for y, row in enumerate(rows(app)) if GONE_GLYPH in row)
+        results.move_to(1 - beta_row)  # the cursor off it: the row shows its own dimmed colour
+        await pilot.pause()
+        dimmed = results.get_component_rich_style("results--gone").color
+        title = next(segment for segment in results.render_line(beta_row)
+                     if "Deploy" in segment.text)
+        assert title.style is not None and title.style.color == dimmed
+        results.move_to(beta_row)
+        await wait_until(pilot, lambda: "is gone" in static_text(app, "#detail-rule"))
+        results.focus()
+        await pilot.press("e")
+        await wait_until(pilot, lambda: any("folder is gone" in note.message
+                                            for note in app._notifications))
         (tmp_path / "away").rename(beta)
-        await wait_until(pilot, lambda: not banner.display and len(rows(app)) == 2, steps=1500)
-        assert main_screen(app) is screen
+        await wait_until(pilot, lambda: not banner.display
+                         and not any(GONE_GLYPH in row for row in rows(app)), steps=1500)
+        assert len(rows(app)) == 2 and main_screen(app) is screen
+        await wait_until(pilot, lambda: "is gone" not in static_text(app, "#detail-rule"))

@@ -48,9 +48,9 @@ def test_app_status_with_every_date_hides_nothing() -> None:
     lifted = status.app_status(entries=5, skipped=0, days=30, window_all=True, hidden=7,
                                mode=WatchMode.WATCHING)
     assert lifted.plain == "5 entries · all dates · watching"
-    missing = status.app_status(entries=0, skipped=0, days=30, window_all=False, hidden=11,
+    missing = status.app_status(entries=3, skipped=0, days=30, window_all=False, hidden=0,
                                 mode=WatchMode.ROOT_MISSING)
-    assert missing.plain == "root missing"  # no stale counts beside it
+    assert missing.plain == "3 entries · 30 days · root missing"  # still shown, dimmed
     assert "bold $error" in styles(missing)
     unwindowed = status.app_status(entries=2, skipped=0, days=0, window_all=False, hidden=0,
                                    mode=WatchMode.POLLING)
@@ -104,7 +104,7 @@ def test_unknown_entry_count_means_no_matches_not_an_empty_folder() -> None:
 def test_banners_and_missing_root_are_flat_and_capped() -> None:
     message = status.root_missing(HOSTILE + "y" * 1000)
     assert message.startswith("The memory folder [bold red]x[/]")
-    assert message.endswith("waiting for it to come back…")
+    assert message.endswith("as last read until it comes back…")
     shown = status.banner(message + "\n" * 3 + "z" * 1000).plain
     assert "\n" not in shown and len(shown) <= widths.NOTICE
 

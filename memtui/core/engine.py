@@ -82,6 +82,8 @@ class Engine:
         self.today = today
         self.roots = _as_roots(root)
         window = config.days if days is None else days
+        self.days = window
+        """The window (0 = all); a root that was gone catches up with it when it is back."""
         several = len(self.roots) > 1
         self.stores = tuple(
             Store(item.path, days=window, today=today, label=item.label if several else "")
@@ -107,6 +109,8 @@ class Engine:
         self._contexts: dict[str, RankContext] = {}
         self._caches = RootCaches(cache, self.stores)
         """Where roots are cached (`core.warm`); with no folder nothing is read or saved."""
+        self._missing: frozenset[str] = frozenset()
+        """Store labels of the roots whose folder is gone (see `set_missing`)."""
 
     # --- loading and changes ---------------------------------------------------------------
 
@@ -192,6 +196,10 @@ class Engine:
         with self._lock:
             parts: list[ChangeSet] = []
             for store in self.stores:
+                if store.label in self._missing:
+                    continue  # kept as last read until the folder is back
+                if store.days != self.days:  # back after the window changed while it was gone
+                    parts.append(self._qualified(store, store.set_window(self.days)))
                 mine = [hint for hint in hints if relative_path(store.root, hint) is not None]
                 if mine or len(self.stores) == 1:
                     parts.append(self._qualified(store, store.apply_changes(mine)))
@@ -199,11 +207,33 @@ class Engine:
             self._reindex(changes)
             return changes
 
+    def set_missing(self, folders: Iterable[Path]) -> bool:
+        """The roots at `folders` are gone (moved, deleted, unmounted); every other root is
+        there. A gone root's entries stay as they were last read, still ranked (the UI dims
+        them), and `apply_changes` leaves the root alone until it is back: a vanished folder
+        is often a moment's `git checkout` or an unplugged disk, and its entries are what the
+        user was reading. Call it before applying the changes that bring the root back (the
+        watcher's rescan). True when the set of gone roots changed."""
+        gone = set(folders)
+        missing = frozenset(store.label for store, root in zip(self.stores, self.roots,
+                                                                strict=True) if root.path in gone)
+        with self._lock:
+            changed, self._missing = missing != self._missing, missing
+        return changed
+
+    @property
+    def gone_roots(self) -> dict[str, MemoryRoot]:
+        """`Entry.root` -> root, for the open roots whose folder is gone (their entries are
+        shown as last read)."""
+        return {store.label: root for store, root in zip(self.stores, self.roots, strict=True)
+                if store.label in self._missing}
+
     def set_window(self, days: int) -> ChangeSet:
         """Load daily notes of the last `days` days (0 = all)."""
         with self._lock:
+            self.days = days
             changes = _merge([self._qualified(store, store.set_window(days))
-                              for store in self.stores])
+                              for store in self.stores if store.label not in self._missing])
             self._caches.dirty = self._caches.dirty or not changes.empty
             self._reindex(changes)
             return changes

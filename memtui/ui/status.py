@@ -13,6 +13,7 @@ from memtui.core.model import ChangeSet, RankResult
 from memtui.core.sanitize import one_line
 from memtui.core.watch import WatchMode
 from memtui.ui import widths
+from memtui.ui.gone import GLYPH as GONE_GLYPH
 
 SEPARATOR = (" · ", "$muted")
 LOADING = Content.styled("loading…", "$muted")
@@ -47,13 +48,12 @@ def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool
     `entries` is None until the engine has loaded (then only the watcher's state shows);
     `days` is the configured window (0: every date), `window_all` whether the user lifted it;
     `marked` how many entries are marked to hand on; `custom_weights` whether the weights in
-    use differ from the config's. With the root missing, counts are left out: they would be
-    stale.
+    use differ from the config's. A missing root's entries are still counted (shown dimmed).
     """
     parts: list[str | tuple[str, str]] = []
     if marked:
         parts += [(f"{marked:,} marked", "bold $accent"), SEPARATOR]
-    if entries is not None and mode is not WatchMode.ROOT_MISSING:
+    if entries is not None:
         shown_days = 0 if window_all else days
         parts += [(counted(entries, "entry", "entries"), ""), SEPARATOR,
                   ("all dates" if not shown_days else f"{shown_days} days", "")]
@@ -96,8 +96,8 @@ def banner(message: str) -> Content:
 
 
 def root_missing(root: str) -> str:
-    return (f"The memory folder {one_line(root, widths.LINE)} is gone. "
-            "It was moved or deleted; waiting for it to come back…")
+    return (f"The memory folder {one_line(root, widths.LINE)} is gone (moved or deleted). "
+            f"Its entries are dimmed ({GONE_GLYPH}) as last read until it comes back…")
 
 
 def empty_state(result: RankResult, *, entries: int | None, root: str, skipped: int,

@@ -435,21 +435,31 @@ class MainScreen(Screen[None]):
             async for batch in watcher:
                 previous_mode = self.watcher_mode
                 self.watcher_mode = batch.mode
+                missing = batch.missing or (tuple(roots) if batch.mode is WatchMode.ROOT_MISSING
+                                            else ())
                 if batch.mode is WatchMode.ROOT_MISSING:
-                    missing = ", ".join(str(path) for path in batch.missing or roots)
-                    self._banner(status.root_missing(missing), severity="error")
+                    names = ", ".join(str(path) for path in missing)
+                    self._banner(status.root_missing(names), severity="error")
                 elif previous_mode is WatchMode.ROOT_MISSING:
                     self._hide_banner()
                     self.app.notify("The memory folder is back; reloaded.", markup=False)
                 if batch.mode is not previous_mode:
                     self._paint_chrome()  # the banner and the status line change together
                 engine = self.engine
+                if engine is not None and engine.set_missing(missing):
+                    self._show_gone(engine)  # before the changes that bring a folder back
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
                     self.post_message(messages.ChangesApplied(changes))
                 self._paint_chrome()
         finally:
             self.watcher_mode = WatchMode.OFF
+
+    def _show_gone(self, engine: Engine) -> None:
+        """Dim the entries of the folders that are gone (and undim those back)."""
+        gone = engine.gone_roots
+        self.query_one(ResultsList).set_gone(frozenset(gone))
+        self.pane.set_gone(gone)
 
     @work(thread=True, group="changes")
     def apply_paths(self, paths: list[Path]) -> None:
@@ -527,6 +537,10 @@ class MainScreen(Screen[None]):
     def edit_entry(self, entry: Entry) -> None:
         """`e` here and in the health view: the editor at the entry's line, then a reload."""
         if self.engine is None:
+            return
+        if entry.root in self.engine.gone_roots:  # an editor would make the file anew there
+            self.app.notify("Its memory folder is gone: nothing to edit until it is back.",
+                            severity="warning", markup=False)
             return
         path = self.engine.file_of(entry)  # with several roots, the entry's own root
         if open_editor(self.app, path, entry.line_start):

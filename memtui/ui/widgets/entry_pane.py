@@ -21,8 +21,10 @@ from textual.widgets import Static
 
 from memtui.core.health.model import LoadCut
 from memtui.core.model import Entry, Hit
+from memtui.core.roots import MemoryRoot
 from memtui.ui import render
 from memtui.ui.bindings import PANE_BINDINGS
+from memtui.ui.gone import gone_rule
 from memtui.ui.load_line import load_line_rule
 from memtui.ui.widgets.detail import EntryView
 
@@ -115,6 +117,8 @@ class EntryPane(Vertical):
         """`· match 3/7` after the header while the entry shows matches."""
         self.load_cuts: Mapping[str, tuple[LoadCut, ...]] = {}
         """Entry id -> the load lines it starts or runs past (drawn above its text)."""
+        self.gone: Mapping[str, MemoryRoot] = {}
+        """`Entry.root` -> its root, for the folders that are gone (said above their text)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="detail-header", markup=False)
@@ -174,16 +178,28 @@ class EntryPane(Vertical):
         """New load-line findings (after a load or a change): redraw the shown entry's line."""
         self.load_cuts = cuts
         if self.hit is not None and not self.pending:
-            self._draw_load_line(self.hit.entry)
+            self._draw_rule(self.hit.entry)
 
-    def _draw_load_line(self, entry: Entry | None) -> None:
-        """The line where an agent stops reading, above the entry text; hidden when it reads
-        all of the entry."""
+    def set_gone(self, gone: Mapping[str, MemoryRoot]) -> None:
+        """Folders went or came back: redraw the shown entry's rule."""
+        self.gone = gone
+        if self.hit is not None and not self.pending:
+            self._draw_rule(self.hit.entry)
+
+    def _draw_rule(self, entry: Entry | None) -> None:
+        """The lines above the entry text: its folder is gone, an agent stops reading inside or
+        above it; hidden when neither."""
         rule = self.query_one("#detail-rule", Static)
-        cuts = self.load_cuts.get(entry.id, ()) if entry is not None else ()
-        if cuts or rule.has_class("-shown"):
-            rule.update(load_line_rule(entry, cuts) if entry is not None else Content(""))
-            rule.set_class(bool(cuts), "-shown")
+        lines = []
+        if entry is not None:
+            if entry.root in self.gone:
+                lines.append(gone_rule(self.gone[entry.root]))
+            cuts = self.load_cuts.get(entry.id, ())
+            if cuts:
+                lines.append(load_line_rule(entry, cuts))
+        if lines or rule.has_class("-shown"):
+            rule.update(Content("\n").join(lines))
+            rule.set_class(bool(lines), "-shown")
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
@@ -209,7 +225,7 @@ class EntryPane(Vertical):
             self.shown = None
             self._header = Content("")  # the view's match note below must not bring it back
             header.update(Content(""), layout=False)
-            self._draw_load_line(None)
+            self._draw_rule(None)
             detail.clear()
             why.show(Content(""), "why")
             return
@@ -218,7 +234,7 @@ class EntryPane(Vertical):
         text, masked = app.mask(render.entry_text(entry), revealed=self.revealed)
         self._header = render.detail_header(entry, masked=masked, revealed=self.revealed)
         header.update(self._header + self._match_note, layout=False)
-        self._draw_load_line(entry)
+        self._draw_rule(entry)
         pattern = render.match_pattern(hit.explanation.terms)
         shown = (entry, pattern.pattern if pattern else None, self.revealed)
         if shown != self.shown:

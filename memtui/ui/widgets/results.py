@@ -22,6 +22,7 @@ from textual.strip import Strip
 from memtui.core.cite import date_label
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
+from memtui.ui import gone as gone_glyph
 from memtui.ui import widths
 from memtui.ui.load_line import BADGE, BADGE_CELLS
 from memtui.ui.marks import Marks
@@ -63,10 +64,10 @@ def compact_path(path: str, cells: int) -> str:
 
 
 RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None,
-               bool]
+               bool, bool]
 """Entry, rank, score, contributions, rank column width, is cursor, width, is marked (None: no
-mark gutter), is past its agent's load line (the badge). The entry itself, not its id: an
-edited entry keeps its id and must not show its old title."""
+mark gutter), is past its agent's load line (the badge), its folder is gone (dimmed). The entry
+itself, not its id: an edited entry keeps its id and must not show its old title."""
 
 MARK_GLYPH = "✓"
 """The mark gutter's sign for a marked row: a glyph, so a mark reads without colour too."""
@@ -122,6 +123,7 @@ class ResultsList(ScrollView, can_focus=True):
         "results--daily",
         "results--note",
         "results--load-line",
+        "results--gone",
     }
 
     DEFAULT_CSS = """
@@ -151,6 +153,7 @@ class ResultsList(ScrollView, can_focus=True):
     ResultsList > .results--daily { color: $badge-daily; }
     ResultsList > .results--note { color: $badge-note; }
     ResultsList > .results--load-line { color: $text-warning; text-style: bold; }
+    ResultsList > .results--gone { color: $muted; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -213,6 +216,8 @@ class ResultsList(ScrollView, can_focus=True):
         """What each screen line (y) showed when last painted."""
         self.past_load_line: frozenset[str] = frozenset()
         """Ids of entries that start or run past their agent's load line (badged rows)."""
+        self.gone: frozenset[str] = frozenset()
+        """The `Entry.root` of entries whose folder is gone (`set_gone`)."""
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -351,6 +356,12 @@ class ResultsList(ScrollView, can_focus=True):
         self._refresh_changed_rows()
         self.post_message(self.MarksChanged())
 
+    def set_gone(self, roots: frozenset[str]) -> None:
+        """The `Entry.root` of entries whose folder is gone: their rows are dimmed."""
+        if roots != self.gone:
+            self.gone = roots
+            self._refresh_changed_rows()
+
     def set_past_load_line(self, entry_ids: frozenset[str]) -> None:
         """New load-line findings (after a load or a change): badge those rows."""
         self.past_load_line = entry_ids
@@ -417,7 +428,7 @@ class ResultsList(ScrollView, can_focus=True):
         strip = self._strips.get(key)
         if strip is None:
             segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor,
-                                         marked=key[7], past_load_line=key[8])
+                                         marked=key[7], past_load_line=key[8], gone=key[9])
             # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
             # each; done on the segments, a row costs one.
             line = Segment.adjust_line_length(list(Segment.apply_style(segments, base)), width,
@@ -435,17 +446,19 @@ class ResultsList(ScrollView, can_focus=True):
         hit = self.hits[index]
         marked = hit.entry.id in self.marks if self._gutter() else None
         return (hit.entry, hit.rank, hit.score, hit.contributions, self._rank_width(),
-                index == self.cursor, width, marked, hit.entry.id in self.past_load_line)
+                index == self.cursor, width, marked, hit.entry.id in self.past_load_line,
+                hit.entry.root in self.gone)
 
     def _rank_width(self) -> int:
         return max(2, len(str(len(self.hits))))
 
     def row_segments(self, hit: Hit, width: int, *, cursor: bool, marked: bool | None = None,
-                     past_load_line: bool = False) -> list[Segment]:
+                     past_load_line: bool = False, gone: bool = False) -> list[Segment]:
         """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
 
         `marked` None leaves out the mark gutter (nothing is marked); `past_load_line` puts the
-        load-line badge before the title, in the title's own room (the columns stay put).
+        load-line badge before the title, in the title's own room (the columns stay put);
+        `gone` (its folder is gone) dims the row and puts the gone glyph there too.
 
         Built as segments directly (no Rich layout pass): this runs for every visible row on
         every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
@@ -453,11 +466,15 @@ class ResultsList(ScrollView, can_focus=True):
         style = self._style
         base = self._cursor_style() if cursor else Style()
         base_colour = Style(color=base.color)
+        dimmed = style("results--gone") if gone else None
         segments: list[Segment] = []
 
         def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
             """On the cursor row text takes the cursor's colour (the theme keeps that readable
-            on the cursor's background); a `drawing` (the bar) keeps its own."""
+            on the cursor's background); a `drawing` (the bar) keeps its own. A gone folder's
+            row is dimmed: its text in the dimmed colour, its bar faint."""
+            if dimmed is not None and not cursor:
+                piece_style += Style(dim=True) if drawing else dimmed
             if cursor:
                 piece_style = base + piece_style + (Style() if drawing else base_colour)
             segments.append(Segment(text, piece_style))
@@ -484,7 +501,8 @@ class ResultsList(ScrollView, can_focus=True):
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
         tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
-        title_width = max(4, title_width - len(tag) - (BADGE_CELLS if past_load_line else 0))
+        title_width = max(4, title_width - len(tag) - (BADGE_CELLS if past_load_line else 0)
+                          - (gone_glyph.GLYPH_CELLS if gone else 0))
         pieces = title_pieces(display_title(entry))
         suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
         title_cells = sum(cell_len(text) for text, _ in pieces)
@@ -497,6 +515,8 @@ class ResultsList(ScrollView, can_focus=True):
         )
         if tag:
             add(tag, style("results--path"))
+        if gone:
+            add(f"{gone_glyph.GLYPH:<{gone_glyph.GLYPH_CELLS}}", style("results--gone"))
         if past_load_line:
             add(f"{BADGE:<{BADGE_CELLS}}", style("results--load-line"))
         for text, code in pieces:
