@@ -96,16 +96,16 @@ async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None
 
 async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) -> None:
     """Let every worker finish (the old screen's cache writer too), then apply a change and
-    wait for the paint that settles the heap."""
+    wait for its paint and the settle of the heap that follows once the app is idle."""
     screen = main_screen(app)
     await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready
                      and app.painted_generation >= screen.generation)
     await app.workers.wait_for_complete()
-    applied = app.changes_applied
+    applied, settles = app.changes_applied, screen.heap_settles
     screen.apply_paths([path])
     await wait_until(pilot, lambda: app.changes_applied > applied
                      and app.painted_generation >= screen.generation
-                     and not screen.detail_pending)
+                     and not screen.detail_pending and screen.heap_settles > settles)
     await pilot.pause()
 
 

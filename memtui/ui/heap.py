@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import inspect
 import sys
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any, TypeVar, cast
 
 from textual._styles_cache import StylesCache
+from textual.worker import Worker, WorkType, active_worker
+
+ResultType = TypeVar("ResultType")
 
 FULL_GC_EVERY = 100
 """Full collections after this many middle-generation ones (Python's default is 10)."""
@@ -131,3 +136,24 @@ def give_back_memory() -> None:
     heap, and freeing them leaves the heap resident (a removed 10 MB file kept ~60 MB)."""
     if _MALLOC_TRIM is not None:
         _MALLOC_TRIM(0)
+
+
+def forgetting_its_worker(work: WorkType[ResultType]) -> WorkType[ResultType]:
+    """`work` for a thread worker, made to clear Textual's `active_worker` when it ends.
+
+    Textual sets that context variable in the pool thread's own context and never resets
+    it, so an idle pool thread kept its last worker alive, and with it the worker's screen
+    and arguments: after switching memory folders, the closed folder's whole engine, for as
+    long as that thread stayed idle (found as a flaky test). Coroutines run in their own
+    context and are left as they are."""
+    if not callable(work) or inspect.iscoroutinefunction(getattr(work, "func", work)):
+        return work
+    call = cast("Callable[[], ResultType]", work)
+
+    def run() -> ResultType:
+        try:
+            return call()
+        finally:
+            active_worker.set(cast("Worker[Any]", None))
+
+    return run
