@@ -73,8 +73,9 @@ from memtui.ui.widgets.results import ResultsList
 if TYPE_CHECKING:
     from memtui.ui.app import AppOptions, MemtuiApp
 
-SETTLE_IDLE_S = 0.3
-"""A pause in typing this long lets the heap be settled after new data was painted."""
+IDLE_S = 0.3
+"""Work that can wait (settling the heap, the load-line check) waits for a pause in typing
+this long: run beside the first keystrokes after a start, it delayed the first word."""
 BOOST_STEP = 1.5
 """Each + or − multiplies or divides the file's session boost by this much."""
 
@@ -123,7 +124,9 @@ class MainScreen(Screen[None]):
         self._heap_unsettled = False
         """New long-lived data (a load, applied changes): settle the heap once it is painted
         and typing pauses."""
-        self._settle_timer: Timer | None = None
+        self._idle_timer: Timer | None = None
+        self._idle_jobs: dict[str, Callable[[], object]] = {}
+        """What waits for a pause in typing (`_when_idle`), by name: asked twice, it runs once."""
         self.heap_settles = 0
         """How often the heap was settled (tests wait for it)."""
         self._title: Content | None = None
@@ -210,7 +213,7 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self._ready_at_load = engine.index_ready  # a warm start (the cache held the index)
         self.request_search(keep_selection=False)
-        self.check_load_lines(engine)
+        self._when_idle("load lines", partial(self.check_load_lines, engine))
         if self.memtui.options.watch:
             self.watch_root()
 
@@ -319,18 +322,27 @@ class MainScreen(Screen[None]):
             self.pane.list_painted()
         if self._heap_unsettled:
             self._heap_unsettled = False
-            self._settle_when_idle()
+            self._when_idle("settle", self._settle)
 
-    def _settle_when_idle(self) -> None:
-        """Settle the heap (`heap.settle_heap`) once no key came for SETTLE_IDLE_S: a full
-        collection and giving memory back take 10–50 ms at 50,000 entries, which landed on
-        the first word typed after a warm start (56 ms instead of ~30)."""
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-        self._settle_timer = self.set_timer(SETTLE_IDLE_S, self._settle)
+    def _when_idle(self, name: str, job: Callable[[], object]) -> None:
+        """Run `job` once no key came for IDLE_S. Settling the heap (a full collection and
+        giving memory back, 10–50 ms at 50,000 entries) and the load-line check (~40 ms in a
+        thread, holding the GIL) landed on the first word typed after a warm start."""
+        self._idle_jobs[name] = job
+        self._restart_idle_timer()
+
+    def _restart_idle_timer(self) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.stop()
+        self._idle_timer = self.set_timer(IDLE_S, self._run_idle_jobs)
+
+    def _run_idle_jobs(self) -> None:
+        self._idle_timer = None
+        jobs, self._idle_jobs = self._idle_jobs, {}
+        for job in jobs.values():
+            job()
 
     def _settle(self) -> None:
-        self._settle_timer = None
         settle_heap()
         self.heap_settles += 1
 
@@ -353,10 +365,11 @@ class MainScreen(Screen[None]):
             exclusive=exclusive, thread=thread)
 
     def on_unmount(self) -> None:
-        """A closed screen's pending settle would keep it, and its engine, alive."""
-        if self._settle_timer is not None:
-            self._settle_timer.stop()
-            self._settle_timer = None
+        """A closed screen's idle jobs would keep it, and its engine, alive."""
+        if self._idle_timer is not None:
+            self._idle_timer.stop()
+            self._idle_timer = None
+        self._idle_jobs = {}
 
     @on(Input.Changed, "#query")
     def _query_changed(self, event: Input.Changed) -> None:
@@ -367,8 +380,8 @@ class MainScreen(Screen[None]):
         self._results_had_focus = False  # typing: the user has moved on
         self._last_selected_id = None
         self.pane.typing()
-        if self._settle_timer is not None:
-            self._settle_when_idle()  # not between this key and its paint
+        if self._idle_timer is not None:
+            self._restart_idle_timer()  # not between this key and its paint
         self.request_search(keep_selection=False)
 
     @on(Input.Submitted, "#query")
@@ -530,7 +543,7 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self.request_search(keep_selection=True)
         if self.engine is not None:
-            self.check_load_lines(self.engine)
+            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
 
     # --- moving and focus ---------------------------------------------------------------------
 
@@ -771,7 +784,7 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self.request_search(keep_selection=True)
         if self.engine is not None:
-            self.check_load_lines(self.engine)
+            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
 
     def action_next_theme(self) -> None:
         self.memtui.cycle_theme()
