@@ -51,10 +51,11 @@ async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: P
         chosen = results.selected.entry.id
         root.rename(tmp_path / "away")
         await wait_until(pilot, lambda: screen.watcher_mode.value == "root missing", steps=1500)
-        await wait_until(pilot, lambda: not results.display, steps=1500)
-        await wait_until(pilot, lambda: isinstance(app.focused, QueryInput))
+        await wait_until(pilot, lambda: bool(results.gone), steps=1500)  # dimmed, still there
+        assert results.display and app.focused is results
+        assert results.selected is not None and results.selected.entry.id == chosen
         (tmp_path / "away").rename(root)
-        await wait_until(pilot, lambda: results.display and results.selected is not None
+        await wait_until(pilot, lambda: not results.gone and results.selected is not None
                          and app.focused is results, steps=1500)
         assert results.selected is not None and results.selected.entry.id == chosen
         await pilot.press("down")  # and the list still moves
