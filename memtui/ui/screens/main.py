@@ -213,7 +213,6 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self._ready_at_load = engine.index_ready  # a warm start (the cache held the index)
         self.request_search(keep_selection=False)
-        self._when_idle("load lines", partial(self.check_load_lines, engine))
         if self.memtui.options.watch:
             self.watch_root()
 
@@ -225,6 +224,8 @@ class MainScreen(Screen[None]):
             self.request_search(keep_selection=True)
         if self.engine is not None:
             self.save_cache(self.engine)
+            # After the build, not beside it: it held the GIL the cold build needs.
+            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
 
     @work(thread=True, exclusive=True, group="cache")
     def save_cache(self, engine: Engine) -> None:
