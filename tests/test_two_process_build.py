@@ -88,7 +88,7 @@ def test_a_child_hands_back_its_bytes_and_is_reaped() -> None:
     before = children()
     waiting = fork.start_in_child(lambda: b"x" * 3_000_000)  # past a pipe's buffer
     assert waiting is not None
-    assert waiting() == b"x" * 3_000_000
+    assert waiting() == bytearray(b"x" * 3_000_000)
     assert children() == before
 
 
