@@ -42,6 +42,7 @@ from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.heap import (
     RELEASE_RETRY_S,
+    FreshContextExecutor,
     release_later,
     release_pending,
     settle_heap,
@@ -223,6 +224,7 @@ class MemtuiApp(App[int]):
         return variables
 
     def on_mount(self) -> None:
+        asyncio.get_running_loop().set_default_executor(FreshContextExecutor())
         self._exit_on_signals()
         wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
         if wanted not in self.available_themes:

@@ -3,19 +3,19 @@ back to the OS once it is freed."""
 
 from __future__ import annotations
 
+import contextvars
 import ctypes
 import gc
-import inspect
 import sys
 import weakref
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 from textual._styles_cache import StylesCache
-from textual.worker import Worker, WorkType, active_worker
 
-ResultType = TypeVar("ResultType")
+T = TypeVar("T")
 
 FULL_GC_EVERY = 100
 """Full collections after this many middle-generation ones (Python's default is 10)."""
@@ -138,22 +138,17 @@ def give_back_memory() -> None:
         _MALLOC_TRIM(0)
 
 
-def forgetting_its_worker(work: WorkType[ResultType]) -> WorkType[ResultType]:
-    """`work` for a thread worker, made to clear Textual's `active_worker` when it ends.
 
-    Textual sets that context variable in the pool thread's own context and never resets
-    it, so an idle pool thread kept its last worker alive, and with it the worker's screen
-    and arguments: after switching memory folders, the closed folder's whole engine, for as
-    long as that thread stayed idle (found as a flaky test). Coroutines run in their own
-    context and are left as they are."""
-    if not callable(work) or inspect.iscoroutinefunction(getattr(work, "func", work)):
-        return work
-    call = cast("Callable[[], ResultType]", work)
+class FreshContextExecutor(ThreadPoolExecutor):
+    """The event loop's default executor, which Textual's thread workers run in: each task
+    runs in a context of its own instead of its pool thread's.
 
-    def run() -> ResultType:
-        try:
-            return call()
-        finally:
-            active_worker.set(cast("Worker[Any]", None))
+    Textual sets `active_worker` in the pool thread's context and never resets it, so an idle
+    pool thread kept its last worker alive, and with it the worker's node and arguments: after
+    switching memory folders, the closed folder's whole engine (a main screen's `save_cache`),
+    its hits (the results list's `ctrl+a`) or a health report, for as long as that thread stayed
+    idle (found as a flaky test). A fresh context per task is what a new thread starts with,
+    and it goes with the task."""
 
-    return run
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        return super().submit(contextvars.Context().run, fn, *args, **kwargs)

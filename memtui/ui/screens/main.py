@@ -33,7 +33,6 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
-from textual.worker import Worker, WorkType
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
@@ -56,7 +55,7 @@ from memtui.ui.handoff import (
     resolve,
     unmarked_notice,
 )
-from memtui.ui.heap import ResultType, forgetting_its_worker, loading, settle_heap
+from memtui.ui.heap import loading, settle_heap
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
@@ -346,24 +345,6 @@ class MainScreen(Screen[None]):
     def _settle(self) -> None:
         settle_heap()
         self.heap_settles += 1
-
-    def run_worker(
-        self,
-        work: WorkType[ResultType],
-        name: str | None = "",
-        group: str = "default",
-        description: str = "",
-        exit_on_error: bool = True,
-        start: bool = True,
-        exclusive: bool = False,
-        thread: bool = False,
-    ) -> Worker[ResultType]:
-        """Every worker of this screen; a thread worker lets go of itself when it ends (see
-        `heap.forgetting_its_worker`): its arguments are often the engine."""
-        return super().run_worker(
-            forgetting_its_worker(work) if thread else work, name=name, group=group,
-            description=description, exit_on_error=exit_on_error, start=start,
-            exclusive=exclusive, thread=thread)
 
     def on_unmount(self) -> None:
         """A closed screen's idle jobs would keep it, and its engine, alive."""
