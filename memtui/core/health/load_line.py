@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import bisect
 import fnmatch
+import functools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,8 +29,20 @@ from memtui.core.walk import read_text
 def applies(rule: LoadLine, path: str) -> bool:
     """A glob with a '/' matches the relative path, one without the file name (case matters:
     agents look for `MEMORY.md`, not `memory.md`)."""
-    name = path.rsplit("/", 1)[-1]
-    return any(fnmatch.fnmatchcase(path if "/" in glob else name, glob) for glob in rule.files)
+    names, paths = _patterns(rule)
+    return bool((names is not None and names.match(path.rsplit("/", 1)[-1]))
+                or (paths is not None and paths.match(path)))
+
+
+@functools.lru_cache(maxsize=64)
+def _patterns(rule: LoadLine) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """A rule's globs as one pattern for names and one for paths, compiled once: thousands of
+    daily notes each ran every glob through `fnmatch` (the load-line check runs after every
+    load and change)."""
+    names = [fnmatch.translate(glob) for glob in rule.files if "/" not in glob]
+    paths = [fnmatch.translate(glob) for glob in rule.files if "/" in glob]
+    return (re.compile("|".join(names)) if names else None,
+            re.compile("|".join(paths)) if paths else None)
 
 
 def read_texts(entries: Iterable[Entry], root_of: Mapping[str, Path],
@@ -138,11 +151,10 @@ def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
     by_path: dict[str, list[Entry]] = {}
     for entry in entries:
         by_path.setdefault(entry.qualified_path, []).append(entry)
-    matches = _matcher(rules)
     past: dict[str, tuple[LoadCut, ...]] = {}
     for path in sorted(by_path):
         first = by_path[path][0]
-        applying = [rule for rule in rules if matches(rule, first.path)]
+        applying = [rule for rule in rules if applies(rule, first.path)]
         if not applying:
             continue
         loaded = read_text(root_of[first.root], first.path)
@@ -159,24 +171,6 @@ def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
             if crossed:
                 past[entry.id] = crossed
     return past
-
-
-def _matcher(rules: Sequence[LoadLine]) -> Callable[[LoadLine, str], bool]:
-    """`applies`, with each rule's globs compiled into one pattern for names and one for
-    paths (thousands of daily notes would each run every glob through `fnmatch`)."""
-    compiled = {}
-    for rule in rules:
-        names = [fnmatch.translate(glob) for glob in rule.files if "/" not in glob]
-        paths = [fnmatch.translate(glob) for glob in rule.files if "/" in glob]
-        compiled[id(rule)] = (re.compile("|".join(names)) if names else None,
-                              re.compile("|".join(paths)) if paths else None)
-
-    def matches(rule: LoadLine, path: str) -> bool:
-        names, paths = compiled[id(rule)]
-        return bool((names is not None and names.match(path.rsplit("/", 1)[-1]))
-                    or (paths is not None and paths.match(path)))
-
-    return matches
 
 
 def _loaded(entry: Entry, cut: LoadCut) -> str:
