@@ -11,6 +11,7 @@ import layouts
 import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
+from memtui.core.cache import entry_columns
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
 from memtui.core.config import Config
 from memtui.core.engine import Engine
@@ -35,6 +36,25 @@ def test_a_warm_start_equals_a_fresh_load_with_the_index_ready_at_once(
     warm.build_index()
     assert not warm.cache_stale and warm.warnings == []
     assert_same_engine(warm, fresh_engine(memory_root))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, entry_columns.CHUNK])
+def test_bodies_decode_a_piece_at_a_time_whatever_their_script(
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Bodies are read CHUNK entries at a time and cut at byte offsets: ASCII pieces, pieces
+    with multi-byte characters and undecodable bytes all come back as they were parsed."""
+    (memory_root / "notes/mixed.md").write_text(
+        "# Mixed\n\n## Café\n\nNaïve crème ✓ deploy.\n\n## Plain\n\nascii deploy\n\n"
+        "## 数据\n\n数据 deploy 🚀\n", "utf-8")
+    (memory_root / "notes/latin.md").write_bytes(b"# Latin\n\n## Odd\n\nbad \xff byte deploy\n")
+    monkeypatch.setattr(entry_columns, "CHUNK", chunk)
+    cached_engine(memory_root).save_cache()
+    warm = cached_engine(memory_root)
+    assert warm.warnings == [] and not warm.cache_stale
+    assert_same_engine(warm, fresh_engine(memory_root))
+    assert {entry.body for entry in warm.loaded_entries()} == {
+        entry.body for entry in fresh_engine(memory_root).loaded_entries()}
 
 
 def test_changed_new_and_deleted_files_are_read_again(memory_root: Path) -> None:

@@ -33,14 +33,13 @@ from memtui.core.parse import entry_id
 from memtui.core.segment import Segment
 
 
-def encode(snapshot: RootSnapshot) -> list[Section]:
-    """The sections of one root's cache file."""
+def encode(snapshot: RootSnapshot) -> Iterator[Section]:
+    """The sections of one root's cache file, made one by one as they are written."""
     entries = [entry for file in snapshot.files for entry in file.entries or ()]
-    sections = [json_section("files", [_file_row(file) for file in snapshot.files]),
-                *entry_sections(entries)]
+    yield json_section("files", [_file_row(file) for file in snapshot.files])
+    yield from entry_sections(entries)
     if snapshot.index is not None:
-        sections.extend(_index_sections(snapshot.files, snapshot.index))
-    return sections
+        yield from _index_sections(snapshot.files, snapshot.index)
 
 
 def _file_row(file: CachedFile) -> list[Any]:

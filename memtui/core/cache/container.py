@@ -18,7 +18,7 @@ import os
 import struct
 import tempfile
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,13 +37,17 @@ class CacheCorrupt(ValueError):
     """The file is not a complete, intact cache: the message says what is wrong."""
 
 
+Piece = bytes | memoryview
+"""Bytes to write; an array's data is written straight from its memory, never copied."""
+
+
 @dataclass(frozen=True, slots=True)
 class Section:
     """A named section about to be written: its bytes come in pieces (written one by one, so a
     large cache is never joined into one string)."""
 
     name: str
-    pieces: Iterable[bytes]
+    pieces: Iterable[Piece]
 
 
 def json_section(name: str, value: Any) -> Section:
@@ -56,7 +60,7 @@ def array_section(name: str, array: npt.NDArray[Any]) -> Section:
         raise ValueError(f"{name}: object arrays are never cached")
     buffer = io.BytesIO()
     np.lib.format.write_array_header_1_0(buffer, np.lib.format.header_data_from_array_1_0(array))
-    return Section(name, [buffer.getvalue(), np.ascontiguousarray(array).tobytes()])
+    return Section(name, [buffer.getvalue(), np.ascontiguousarray(array).data.cast("B")])
 
 
 def write_container(path: Path, header: dict[str, Any], sections: Iterable[Section]) -> int:
@@ -149,16 +153,45 @@ class Container:
     def has(self, name: str) -> bool:
         return name in self._sections
 
+    def size(self, name: str) -> int:
+        """How many bytes a section holds."""
+        return self._location(name)[1]
+
     def raw(self, name: str) -> bytes:
         """One section's bytes, checked against its length and CRC-32."""
-        if name not in self._sections:
-            raise CacheCorrupt(f"section {name} missing")
-        offset, count, checksum = self._sections[name]
+        offset, count, checksum = self._location(name)
         self._stream.seek(offset)
         data = self._stream.read(count)
         if len(data) != count or zlib.crc32(data) != checksum:
             raise CacheCorrupt(f"section {name} damaged (checksum)")
         return data
+
+    def pieces(self, name: str, sizes: Iterable[int]) -> Iterator[bytes]:
+        """A section's bytes in consecutive pieces of `sizes` bytes, which must add up to the
+        section: a large section is decoded piece by piece instead of being held whole twice
+        (raw and decoded). Raises CacheCorrupt after the last piece if the checksum fails, so
+        a caller keeps nothing it decoded unless the whole section is intact."""
+        offset, count, checksum = self._location(name)
+        self._stream.seek(offset)
+        crc = 0
+        left = count
+        for size in sizes:
+            if not 0 <= size <= left:
+                raise CacheCorrupt(f"section {name} is shorter than its pieces")
+            piece = self._stream.read(size)
+            if len(piece) != size:
+                raise CacheCorrupt(f"section {name} truncated")
+            crc = zlib.crc32(piece, crc)
+            left -= size
+            yield piece
+        if left or crc != checksum:
+            raise CacheCorrupt(f"section {name} damaged (checksum)")
+
+    def _location(self, name: str) -> tuple[int, int, int]:
+        """(offset, length, CRC-32) of a section."""
+        if name not in self._sections:
+            raise CacheCorrupt(f"section {name} missing")
+        return self._sections[name]
 
     def json(self, name: str) -> Any:
         data = self.raw(name)

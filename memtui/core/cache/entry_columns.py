@@ -1,7 +1,7 @@
 """Entries as cache sections, column by column, and back.
 
 Numbers and enums are `.npy` arrays (read back in C, already checked to be integers); bodies,
-most of the bytes, are one UTF-8 section sliced by an array of end offsets; the remaining
+most of the bytes, are one UTF-8 section cut by an array of byte end offsets; the remaining
 strings are JSON columns. Decoding is one comprehension over the columns, with every string
 checked in bulk: 50,000 entries cost about a sixth of parsing their files again.
 """
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, pairwise
+from operator import attrgetter
 from typing import Any, cast
 
 import numpy as np
@@ -27,54 +28,64 @@ ORIGINS = tuple(DateOrigin)
 _SOURCE_CODE = {source: code for code, source in enumerate(SOURCES)}
 _ORIGIN_CODE = {origin: code for code, origin in enumerate(ORIGINS)}
 _MICROSECONDS_PER_DAY = 86_400_000_000
-NUMBER_COLUMNS = ("line_start", "line_end", "date", "time", "position", "count", "source",
-                  "origin")
+
+
+def _microseconds(entry: Entry) -> int:
+    time = entry.time
+    if time is None:
+        return -1
+    return ((time.hour * 60 + time.minute) * 60 + time.second) * 1_000_000 + time.microsecond
+
+
+NUMBER_COLUMNS: dict[str, Callable[[Entry], int]] = {
+    "line_start": attrgetter("line_start"),
+    "line_end": attrgetter("line_end"),
+    "date": lambda entry: -1 if entry.date is None else entry.date.toordinal(),
+    "time": _microseconds,
+    "position": attrgetter("position"),
+    "count": attrgetter("count"),
+    "source": lambda entry: _SOURCE_CODE[entry.source],
+    "origin": lambda entry: _ORIGIN_CODE[entry.date_origin],
+}
 """Integer columns; `date` is an ordinal and `time` microseconds since midnight, -1 when
 absent; `source` and `origin` index SOURCES and ORIGINS."""
+STRING_COLUMNS: dict[str, Callable[[Entry], Any]] = {
+    "id": attrgetter("id"),
+    "title": lambda entry: None if entry.heading_path and entry.title == entry.heading_path[-1]
+    else entry.title,
+    "heading_path": attrgetter("heading_path"),
+    "role": attrgetter("role"),
+    "tags": attrgetter("tags"),
+    "metadata": attrgetter("metadata"),
+    "warnings": attrgetter("warnings"),
+}
+"""JSON columns; `title` is null when it is the last heading (written once)."""
 
 
 # --- encoding ------------------------------------------------------------------------------
 
 
-def entry_sections(entries: Sequence[Entry]) -> list[Section]:
-    numbers = {name: np.zeros(len(entries), dtype=np.int64) for name in NUMBER_COLUMNS}
-    for at, entry in enumerate(entries):
-        time = entry.time
-        numbers["line_start"][at] = entry.line_start
-        numbers["line_end"][at] = entry.line_end
-        numbers["date"][at] = -1 if entry.date is None else entry.date.toordinal()
-        numbers["time"][at] = -1 if time is None else (
-            ((time.hour * 60 + time.minute) * 60 + time.second) * 1_000_000 + time.microsecond)
-        numbers["position"][at] = entry.position
-        numbers["count"][at] = entry.count
-        numbers["source"][at] = _SOURCE_CODE[entry.source]
-        numbers["origin"][at] = _ORIGIN_CODE[entry.date_origin]
-    return [
-        Section("entries", _column_pieces(entries)),
-        Section("bodies", _body_pieces(entries)),
-        array_section("body_ends", np.cumsum([len(entry.body) for entry in entries],
-                                             dtype=np.int64)),
-        *(array_section(name, column) for name, column in numbers.items()),
-    ]
+def entry_sections(entries: Sequence[Entry]) -> Iterator[Section]:
+    """The entries' sections, each made just before it is written: the writer holds one
+    column at a time, never a copy of every entry's fields (~9 MB at 50,000 entries)."""
+    yield Section("entries", _column_pieces(entries))
+    yield Section("bodies", _body_pieces(entries))
+    yield array_section("body_ends", np.cumsum(_integers(_utf8_length(entry.body)
+                                                         for entry in entries), dtype=np.int64))
+    for name, value in NUMBER_COLUMNS.items():
+        yield array_section(name, _integers(map(value, entries)))
 
 
-STRING_COLUMNS = ("id", "title", "heading_path", "role", "tags", "metadata", "warnings")
-"""JSON columns; `title` is null when it is the last heading (written once)."""
-
-
-def _strings_of(entry: Entry) -> tuple[Any, ...]:
-    repeated = bool(entry.heading_path) and entry.title == entry.heading_path[-1]
-    return (entry.id, None if repeated else entry.title, entry.heading_path, entry.role,
-            entry.tags, entry.metadata, entry.warnings)
+def _integers(values: Iterable[int]) -> npt.NDArray[np.int64]:
+    return np.fromiter(values, dtype=np.int64)
 
 
 def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
     """{"id": [...], "title": [...], ...}, one column at a time, CHUNK entries per piece."""
-    rows = [_strings_of(entry) for entry in entries]
-    for number, name in enumerate(STRING_COLUMNS):
+    for number, (name, value) in enumerate(STRING_COLUMNS.items()):
         yield f'{"{" if number == 0 else ","}"{name}":['.encode("ascii")
-        for start in range(0, len(rows), CHUNK):
-            chunk = json.dumps([row[number] for row in rows[start:start + CHUNK]],
+        for start in range(0, len(entries), CHUNK):
+            chunk = json.dumps([value(entry) for entry in entries[start:start + CHUNK]],
                                separators=(",", ":"))
             yield (b"," if start else b"") + chunk[1:-1].encode("ascii")
         yield b"]"
@@ -87,13 +98,18 @@ def _body_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
             "utf-8", "surrogatepass")
 
 
+def _utf8_length(text: str) -> int:
+    """Bytes `text` takes in the bodies section (`isascii` is a flag lookup: no encoding for
+    the usual all-ASCII body)."""
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+
+
 # --- decoding ------------------------------------------------------------------------------
 
 
 def decode_entries(container: Container, paths: Sequence[str], label: str) -> list[Entry]:
     """The cached entries in order, `paths[i]` being entry i's file; raises CacheCorrupt."""
     strings = container.json("entries")
-    text = container.text("bodies")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64).tolist()
     numbers = [container.array(name, lambda dtype: dtype == np.int64)
                for name in NUMBER_COLUMNS]
@@ -103,15 +119,42 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
     if not all(isinstance(column, list) for column in columns) or any(
             len(column) != len(paths) for column in (*columns, ends, *numbers)):
         raise CacheCorrupt("entry columns differ in length")
-    if ends and (ends[-1] != len(text) or any(a > b for a, b in pairwise([0, *ends]))):
+    if (ends[-1] if ends else 0) != container.size("bodies") or any(
+            a > b for a, b in pairwise([0, *ends])):
         raise CacheCorrupt("entry bodies do not match the entries")
     try:
-        return _entries(paths, columns, text, ends, numbers, label)
+        return _entries(paths, columns, _bodies(container, ends), numbers, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
 
 
-def _entries(paths: Sequence[str], columns: list[list[Any]], text: str, ends: list[int],
+def _bodies(container: Container, ends: list[int]) -> list[str]:
+    """Each entry's body, `ends` being their byte ends in the bodies section (checked to rise
+    to its length). Read CHUNK entries at a time: the section is never held whole, decoded
+    beside the bodies cut from it (at 50k entries that doubled ~40 MB at the peak)."""
+    starts = [0, *ends][: len(ends)]
+    chunks = range(0, len(ends), CHUNK)
+    pieces = container.pieces("bodies", (ends[min(at + CHUNK, len(ends)) - 1] - starts[at]
+                                         for at in chunks))
+    bodies: list[str] = []
+    try:
+        for at, piece in zip(chunks, pieces, strict=False):  # the drain below ends `pieces`
+            base = starts[at]
+            bounds = zip(starts[at:at + CHUNK], ends[at:at + CHUNK], strict=True)
+            if piece.isascii():
+                text = piece.decode("ascii")
+                bodies.extend(text[begin - base:end - base] for begin, end in bounds)
+            else:
+                bodies.extend(piece[begin - base:end - base].decode("utf-8", "surrogatepass")
+                              for begin, end in bounds)
+    except UnicodeDecodeError:
+        raise CacheCorrupt("section bodies is not UTF-8") from None
+    for _ in pieces:  # runs the reader past its last piece, where it checks the checksum
+        pass
+    return bodies
+
+
+def _entries(paths: Sequence[str], columns: list[list[Any]], bodies: list[str],
              numbers: list[npt.NDArray[Any]], label: str) -> list[Entry]:
     """Entries from checked columns: one comprehension over them, every string column checked
     in one `str.join` (C), equal dates and tuples shared (a file's entries repeat them)."""
@@ -134,14 +177,14 @@ def _entries(paths: Sequence[str], columns: list[list[Any]], text: str, ends: li
         ORIGINS[code] for code in origins.tolist()]
     return [
         Entry(identifier, path, source, heading[-1] if title is None else title, heading,
-              text[begin:end], start, finish, date_of[ordinal],
+              body, start, finish, date_of[ordinal],
               None if micro < 0 else _time(micro), origin, position, count, role,
               shared.strings(tag) if tag else (), shared.pairs(meta) if meta else (),
               shared.strings(warning) if warning else (), label)
-        for (identifier, path, title, heading, role, tag, meta, warning, begin, end, start,
+        for (identifier, path, title, heading, role, tag, meta, warning, body, start,
              finish, ordinal, micro, position, count, source, origin)
         in zip(ids, paths, titles, heading_paths, roles, tags, metadata, warnings,
-               [0, *ends][:len(ends)], ends, line_start.tolist(), line_end.tolist(),
+               bodies, line_start.tolist(), line_end.tolist(),
                ordinals.tolist(), times.tolist(), positions.tolist(), counts.tolist(),
                source_of, origin_of, strict=True)
     ]

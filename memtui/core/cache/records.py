@@ -18,10 +18,11 @@ from memtui.core.model import Entry
 from memtui.core.segment import Segment
 from memtui.core.walk import Signature
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
 That includes the parser giving other entries for the same file (2: derived titles skip
-tables, rules and code, and unwrap bold/italic). Code changes are also caught without a
+tables, rules and code, and unwrap bold/italic; 3: bodies end at byte offsets, so they are
+decoded a piece at a time). Code changes are also caught without a
 bump: see `code_fingerprint`."""
 
 
