@@ -1,5 +1,6 @@
-"""Postings are stored as narrow as their values allow (uint16 slots, uint8 counts), and
-widened when a value does not fit: the postings read back are the same either way."""
+"""Postings are stored as narrow as their values allow (uint16 slots, uint8 counts; while
+building, one byte per slot within its batch), and widened when a value does not fit: the
+postings read back are the same either way."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ def test_small_values_stay_narrow() -> None:
     assert dtypes == (np.dtype(np.uint16), np.dtype(np.uint8), np.dtype(np.uint8))
     assert postings(segment, "deploy") == [(0, 1, 1)]
     assert postings(segment, "canary") == [(0, 0, 1), (7, 0, 3)]
+
+
+def test_slots_past_a_byte_within_one_batch_widen() -> None:
+    segment = build_segment([(0, ["a"], []), (255, ["a"], []), (300, [], ["a"])])
+    assert segment.docs.dtype == np.uint16
+    assert postings(segment, "a") == [(0, 1, 0), (255, 1, 0), (300, 0, 1)]
 
 
 def test_large_slots_and_counts_widen() -> None:

@@ -84,15 +84,17 @@ def children() -> set[int]:
     return found
 
 
-def test_a_child_hands_back_its_bytes_and_is_reaped() -> None:
+def test_a_child_hands_back_its_pieces_and_is_reaped() -> None:
     before = children()
-    waiting = fork.start_in_child(lambda: b"x" * 3_000_000)  # past a pipe's buffer
+    pieces = [b"x" * 3_000_000, b"", memoryview(np.arange(5, dtype=np.int32)).cast("B")]
+    waiting = fork.start_in_child(lambda: pieces)  # past a pipe's buffer, and an empty piece
     assert waiting is not None
-    assert waiting() == bytearray(b"x" * 3_000_000)
+    assert waiting() == [bytearray(b"x" * 3_000_000), bytearray(),
+                         bytearray(np.arange(5, dtype=np.int32).tobytes())]
     assert children() == before
 
 
-def failing() -> bytes:
+def failing() -> list[bytes]:
     raise RuntimeError("boom")
 
 
@@ -101,9 +103,9 @@ def test_a_child_that_fails_gives_none() -> None:
     assert waiting is not None and waiting() is None
 
 
-def hanging() -> bytes:
+def hanging() -> list[bytes]:
     time.sleep(60)
-    return b"late"
+    return [b"late"]
 
 
 def test_a_child_that_hangs_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,11 +2,12 @@
 
 Building the index of a large folder is pure Python over the entries already in memory, so the
 GIL keeps it on one core; a forked child inherits those entries without copying or pickling
-them and hands back only its result, as bytes over a pipe. Used only where fork is safe and
-cheap (Linux, two cores or more), and only for work that touches nothing but memory: the child
-blocks every signal, never writes to the terminal and leaves with `os._exit`, so neither the
-app's handlers nor its `atexit` hooks run in it. When anything goes wrong the caller gets None
-and does the work itself, so the result never depends on whether the child succeeded.
+them and hands back only its result, as pieces of bytes over a pipe. Used only where fork is
+safe and cheap (Linux, two cores or more), and only for work that touches nothing but memory:
+the child blocks every signal, never writes to the terminal and leaves with `os._exit`, so
+neither the app's handlers nor its `atexit` hooks run in it. When anything goes wrong the
+caller gets None and does the work itself, so the result never depends on whether the child
+succeeded.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import signal
 import struct
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 CHILD_TIMEOUT_S = 60.0
 """A child that has not answered by then is killed and its work done here instead."""
@@ -30,9 +31,10 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and (os.cpu_count() or 1) >= 2
 
 
-def start_in_child(work: Callable[[], bytes]) -> Callable[[], bytearray | None] | None:
-    """Start `work` in a forked child; returns a function that waits for its bytes (None if
-    the child failed), or None when no child could be started."""
+def start_in_child(work: Callable[[], Sequence[bytes | memoryview]]
+                   ) -> Callable[[], list[bytearray] | None] | None:
+    """Start `work` in a forked child; returns a function that waits for the pieces of bytes
+    it returned (None if the child failed), or None when no child could be started."""
     try:
         reader, writer = os.pipe()
     except OSError:
@@ -48,8 +50,11 @@ def start_in_child(work: Callable[[], bytes]) -> Callable[[], bytearray | None] 
         try:
             signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
             os.close(reader)
-            payload = work()
-            _write_all(writer, _LENGTH.pack(len(payload)) + payload)
+            pieces = work()
+            sizes = (len(pieces), *(memoryview(piece).nbytes for piece in pieces))
+            header = b"".join(_LENGTH.pack(size) for size in sizes)
+            for data in (header, *pieces):
+                _write_all(writer, data)
             status = 0
         finally:
             os._exit(status)
@@ -57,37 +62,67 @@ def start_in_child(work: Callable[[], bytes]) -> Callable[[], bytearray | None] 
     return lambda: _collect(pid, reader)
 
 
-def _write_all(descriptor: int, data: bytes) -> None:
-    view = memoryview(data)
+def _write_all(descriptor: int, data: bytes | memoryview) -> None:
+    view = memoryview(data).cast("B")
     while view:
         view = view[os.write(descriptor, view):]
 
 
-def _collect(pid: int, reader: int) -> bytearray | None:
-    """The child's bytes, or None (it failed, or was killed after CHILD_TIMEOUT_S). Read in
-    place into one buffer: the index's part is ~13 MB at 50,000 entries, and every copy of it
-    adds to the app's peak memory."""
+def _collect(pid: int, reader: int) -> list[bytearray] | None:
+    """The child's pieces, or None (it failed, or was killed after CHILD_TIMEOUT_S)."""
     deadline = time.monotonic() + CHILD_TIMEOUT_S
-    header = bytearray(_LENGTH.size)
-    payload: bytearray | None = None
-    filled = 0
     try:
-        while True:
-            target = header if payload is None else payload
-            remaining = deadline - time.monotonic()
-            if remaining <= 0 or not select.select([reader], [], [], remaining)[0]:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-                return None
-            got = os.readv(reader, [memoryview(target)[filled:]]) if filled < len(target) else 0
-            if got == 0:
-                break
-            filled += got
-            if payload is None and filled == len(header):
-                payload, filled = bytearray(_LENGTH.unpack(header)[0]), 0
+        pieces = _read_pieces(reader, deadline, pid)
     finally:
         os.close(reader)
         _, status = os.waitpid(pid, 0)
-    if status != 0 or payload is None or filled != len(payload):
+    return pieces if status == 0 else None
+
+
+def _read_pieces(reader: int, deadline: float, pid: int) -> list[bytearray] | None:
+    """Each piece read in place into a buffer of its own, so the caller can free one as soon
+    as it has used it: the index's part is ~10 MB at 50,000 entries, and every byte of it held
+    twice adds to the app's peak memory."""
+    count = _read_into(reader, bytearray(_LENGTH.size), deadline, pid)
+    if count is None:
         return None
-    return payload
+    sizes = _read_into(reader, bytearray(_LENGTH.size * _LENGTH.unpack(count)[0]), deadline,
+                       pid)
+    if sizes is None:
+        return None
+    pieces = []
+    for (size,) in _LENGTH.iter_unpack(sizes):
+        piece = _read_into(reader, bytearray(size), deadline, pid)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    return pieces if _at_end(reader, deadline, pid) else None
+
+
+def _read_into(reader: int, buffer: bytearray, deadline: float, pid: int) -> bytearray | None:
+    """`buffer`, filled from the pipe; None if the pipe ends first or the child is late."""
+    view = memoryview(buffer)
+    filled = 0
+    while filled < len(buffer):
+        if not _readable(reader, deadline, pid):
+            return None
+        got = os.readv(reader, [view[filled:]])
+        if got == 0:
+            return None
+        filled += got
+    return buffer
+
+
+def _at_end(reader: int, deadline: float, pid: int) -> bool:
+    """The child wrote nothing past what it announced."""
+    return _readable(reader, deadline, pid) and os.read(reader, 1) == b""
+
+
+def _readable(reader: int, deadline: float, pid: int) -> bool:
+    """Wait for the pipe; past the deadline the child is killed and this says False."""
+    remaining = deadline - time.monotonic()
+    if remaining > 0 and select.select([reader], [], [], remaining)[0]:
+        return True
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    return False
