@@ -52,12 +52,13 @@ COMPACT_MIN_DELTA = 2000
 _CACHE_LIMIT = 1024
 FREQUENCY_CACHE_MIN_POSTINGS = 20_000
 """Terms with at least this many main-segment postings keep their summed tf (see Index)."""
-FREQUENCY_CACHE_SIZE = 24
-"""At most this many cached tf arrays (one float per slot each: 9.6 MB at 50k entries). More
-bought no measurable speed on the bench's keystrokes (p95 on CPU 0.70 ms at 50k with 24 or
-40) and cost 6 MB of the 200 MB budget."""
-FREQUENCY_PREWARM = 12
-"""How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~15 ms at
+FREQUENCY_CACHE_SIZE = 12
+"""At most this many cached tf arrays (one float per slot each: 4.8 MB at 50k entries). On
+the bench's 362 keystrokes at 50k (warm engine, three rounds) 24 gave rerank p95 0.58-0.59 ms
+and 12 gave 0.65-0.67 ms, for 8-11 MB against 3-4 MB of growth while typing: the app's whole
+memory is held to 200 MB, and a tenth of a millisecond is not felt."""
+FREQUENCY_PREWARM = 8
+"""How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~10 ms at
 50k entries); the rest of the cache fills as terms are typed."""
 
 
@@ -69,10 +70,9 @@ class Index:
         self.alive: BoolArray = np.zeros(0, dtype=bool)
         self.lengths: FloatArray = np.zeros(0)
         self.slot_of: dict[str, int] = {}
-        self.slots_of_path: dict[str, list[int]] = {}
-        """Per file (`Entry.qualified_path`, as every path key here), its slots."""
         self.path_id: IntArray = np.zeros(0, dtype=np.int64)
-        """Per slot, an id into `paths`."""
+        """Per slot, an id into `paths` (a file's `Entry.qualified_path`, as every path key
+        here): `slots_of` finds a file's slots in it."""
         self.path_rank: IntArray = np.zeros(0, dtype=np.int64)
         """Per path id, its rank in sorted path order (for the path tie-break)."""
         self.paths: list[str] = []
@@ -120,7 +120,6 @@ class Index:
         need `install_main` (the two-phase load that lets the UI paint before indexing)."""
         self.entries = []
         self.slot_of = {}
-        self.slots_of_path = {}
         self.paths = []
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
@@ -129,17 +128,14 @@ class Index:
         self.slot_of = {entry.id: slot for slot, entry in enumerate(self.entries)}
         run_ids: list[int] = []  # per run of one file's consecutive slots (slot order)
         run_lengths: list[int] = []
-        start = 0
         for path, run in groupby([entry.qualified_path for entry in self.entries]):
             count = len(list(run))
             path_id = self._path_ids.get(path)
             if path_id is None:
                 path_id = self._path_ids[path] = len(self.paths)
                 self.paths.append(path)
-            self.slots_of_path.setdefault(path, []).extend(range(start, start + count))
             run_ids.append(path_id)
             run_lengths.append(count)
-            start += count
         self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), run_lengths)
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
@@ -178,7 +174,7 @@ class Index:
         """
         alive = self.alive.copy()
         for path in entries_by_path:
-            for slot in self.slots_of_path.pop(path, []):
+            for slot in self.slots_of(path).tolist():
                 if alive[slot]:
                     alive[slot] = False
                     self.live_count -= 1
@@ -234,7 +230,6 @@ class Index:
         self.entries.append(entry)
         self.slot_of[entry.id] = slot
         path = entry.qualified_path
-        self.slots_of_path.setdefault(path, []).append(slot)
         if path not in self._path_ids:
             self._path_ids[path] = len(self.paths)
             self.paths.append(path)
@@ -265,6 +260,14 @@ class Index:
         self.version += 1
 
     # --- reading ----------------------------------------------------------------------------
+
+    def slots_of(self, path: str) -> IntArray:
+        """Every slot of a file, dead ones too. Found in `path_id` (~30 µs at 50k slots) rather
+        than kept per file: a list of slots per file held 2.6 MB at 50k entries."""
+        path_id = self._path_ids.get(path)
+        if path_id is None:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero(self.path_id == path_id)
 
     @property
     def slot_count(self) -> int:

@@ -103,7 +103,7 @@ class Ranker:
         """Recompute multipliers for the slots of these paths (session boost changed)."""
         multiplier = self.statics.multiplier.copy()
         for path in paths:
-            for slot in self.index.slots_of_path.get(path, ()):
+            for slot in self.index.slots_of(path).tolist():
                 multiplier[slot] = multiplier_product(
                     entry_multipliers(self.index.entries[slot], self.settings)
                 )
