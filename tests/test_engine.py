@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from memtui.core import engine as engine_module
 from memtui.core import index as index_module
 from memtui.core.config import Config
 from memtui.core.engine import Engine
+from memtui.core.hits import RankContext
 from memtui.core.model import RankResult
-from memtui.core.query import QueryError
+from memtui.core.query import Query, QueryError
 
 QUERIES = ["deploy", "depl", "login test", "invoice", "deploymnet", "ci", "source:daily deploy",
            "fixed -login", '"flaky login"', "数据", "after:2026-11-01", ""]
@@ -205,3 +207,28 @@ def test_changes_between_the_two_phases(memory_root: Path, today: dt.date) -> No
     assert len(engine) == len(fresh)
     for query in QUERIES:
         same_results(engine.search(query), fresh.search(query))
+
+
+@pytest.mark.parametrize(("budget", "rescored"), [(engine_module.CONTEXT_CACHE_BYTES, False),
+                                                  (0, True)])
+def test_recent_queries_stay_scored_within_a_memory_budget(
+    memory_root: Path, today: dt.date, monkeypatch: pytest.MonkeyPatch, budget: int,
+    rescored: bool,
+) -> None:
+    """A backspace and `explain` after `search` reuse the scored query; past the byte budget
+    older queries are dropped, never the newest."""
+    monkeypatch.setattr(engine_module, "CONTEXT_CACHE_BYTES", budget)
+    engine = loaded(memory_root, today)
+    ranked: list[str] = []
+    rank = engine._ranker.rank
+
+    def counted(query: Query) -> RankContext:
+        ranked.append(query.text)
+        return rank(query)
+
+    monkeypatch.setattr(engine._ranker, "rank", counted)
+    first = engine.search("deploy", limit=5).hits[0]
+    assert engine.explain(first.entry.id, "deploy") == first.explanation
+    engine.search("ci", limit=5)
+    engine.search("deploy", limit=5)
+    assert ranked == (["deploy", "ci", "deploy"] if rescored else ["deploy", "ci"])

@@ -86,7 +86,8 @@ def children() -> set[int]:
 
 def test_a_child_hands_back_its_pieces_and_is_reaped() -> None:
     before = children()
-    pieces = [b"x" * 3_000_000, b"", memoryview(np.arange(5, dtype=np.int32)).cast("B")]
+    pieces: list[bytes | memoryview] = [b"x" * 3_000_000, b"",
+                                        np.arange(5, dtype=np.int32).data.cast("B")]
     waiting = fork.start_in_child(lambda: pieces)  # past a pipe's buffer, and an empty piece
     assert waiting is not None
     assert waiting() == [bytearray(b"x" * 3_000_000), bytearray(),

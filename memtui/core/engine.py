@@ -19,6 +19,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from memtui.core.allocator import give_back_memory
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.config import Config
 from memtui.core.hits import RankContext, build_result
@@ -35,8 +36,12 @@ from memtui.core.walk import relative_path
 from memtui.core.warm import RootCaches, entry_order
 
 CONTEXT_CACHE_SIZE = 8
-"""Recent queries kept scored, so `explain` after `search` (the UI's pattern) costs nothing;
-small because a broad query's arrays are a few MB on a large corpus."""
+"""Recent queries kept scored, so `explain` after `search` (the UI's pattern) and a backspace
+cost nothing."""
+CONTEXT_CACHE_BYTES = 1_000_000
+"""Fewer are kept once their arrays pass this (the newest always is): a query matching most of
+50,000 entries holds ~2.4 MB, eight of them were a tenth of the app's memory, and scoring one
+again takes under a millisecond at 50k."""
 
 MAX_SESSION_BOOST = 10.0
 """The largest session boost a file may get (the smallest is its inverse in the UI, 0 here)."""
@@ -127,6 +132,7 @@ class Engine:
             self._caches.load(self._index, self.warnings)
             self._ranker.sync()
             self._contexts = {}
+        give_back_memory()  # what reading files or decoding the cache freed
 
     def build_index(self) -> None:
         """Phase 2 of `load`: build the postings (the slow part). The build runs outside the
@@ -159,6 +165,7 @@ class Engine:
         with self._lock:
             records, state = self._caches.snapshot(self._index)
         saved, written, problems = self._caches.write(records, state)
+        give_back_memory()  # what encoding freed
         with self._lock:
             self._caches.seeds = saved
             self.warnings.extend(problem for problem in problems if problem not in self.warnings)
@@ -368,12 +375,14 @@ class Engine:
             self.build_index()
 
     def _context(self, query: Query) -> RankContext:
-        context = self._contexts.get(query.text)
+        contexts = self._contexts
+        context = contexts.pop(query.text, None)
         if context is None:
-            if len(self._contexts) >= CONTEXT_CACHE_SIZE:
-                self._contexts = {}
             context = self._ranker.rank(query)
-            self._contexts[query.text] = context
+        contexts[query.text] = context  # the newest last; the oldest go first
+        while len(contexts) > 1 and (len(contexts) > CONTEXT_CACHE_SIZE or sum(
+                kept.nbytes for kept in contexts.values()) > CONTEXT_CACHE_BYTES):
+            del contexts[next(iter(contexts))]
         return context
 
     # --- reading ---------------------------------------------------------------------------

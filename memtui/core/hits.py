@@ -85,6 +85,14 @@ class RankContext:
     ordered: IntArray | None = None
     """Candidate positions in rank order (computed fully only when someone asks for a rank)."""
 
+    @property
+    def nbytes(self) -> int:
+        """Memory of the arrays this query owns (the index's and the term cache's are shared):
+        a query matching most of 50,000 entries holds ~2.4 MB."""
+        owned = (self.candidates, self.relevance, self.raw_relevance, self.matched_terms,
+                 self.scores, self.ordered)
+        return sum(array.nbytes for array in owned if array is not None)
+
     def order(self, limit: int | None) -> IntArray:
         """Positions (into `candidates`) of the top `limit` results in rank order."""
         if self.ordered is not None:

@@ -25,6 +25,7 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
+from memtui.core.allocator import share_one_malloc_arena
 from memtui.core.config import Config
 from memtui.core.config_file import (
     ConfigWriteError,
@@ -46,7 +47,6 @@ from memtui.ui.heap import (
     release_later,
     release_pending,
     settle_heap,
-    share_one_malloc_arena,
 )
 from memtui.ui.keymap import check_keymap, live_keys
 from memtui.ui.messages import (

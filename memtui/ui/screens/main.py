@@ -34,6 +34,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
+from memtui.core.allocator import give_back_memory
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.engine import MAX_SESSION_BOOST, Engine
 from memtui.core.health.check import load_line_cuts
@@ -323,6 +324,8 @@ class MainScreen(Screen[None]):
         if self._heap_unsettled:
             self._heap_unsettled = False
             self._when_idle("settle", self._settle)
+        else:
+            self._when_idle("give back", give_back_memory)
 
     def _when_idle(self, name: str, job: Callable[[], object]) -> None:
         """Run `job` once no key came for IDLE_S. Settling the heap (a full collection and
