@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, pairwise
+from itertools import chain
 from operator import attrgetter
 from typing import Any, cast
 
@@ -55,11 +55,13 @@ STRING_COLUMNS: dict[str, Callable[[Entry], Any]] = {
     else entry.title,
     "heading_path": attrgetter("heading_path"),
     "role": attrgetter("role"),
-    "tags": attrgetter("tags"),
-    "metadata": attrgetter("metadata"),
-    "warnings": attrgetter("warnings"),
+    "tags": lambda entry: entry.tags or None,
+    "metadata": lambda entry: entry.metadata or None,
+    "warnings": lambda entry: entry.warnings or None,
 }
-"""JSON columns; `title` is null when it is the last heading (written once)."""
+"""JSON columns; `title` is null when it is the last heading (written once), and so are empty
+tags, metadata and warnings: most entries have none, and decoding 150,000 empty lists at 50k
+entries left their memory scattered among the entries' strings."""
 
 
 # --- encoding ------------------------------------------------------------------------------
@@ -110,7 +112,7 @@ def _utf8_length(text: str) -> int:
 def decode_entries(container: Container, paths: Sequence[str], label: str) -> list[Entry]:
     """The cached entries in order, `paths[i]` being entry i's file; raises CacheCorrupt."""
     strings = container.json("entries")
-    ends = container.array("body_ends", lambda dtype: dtype == np.int64).tolist()
+    ends = container.array("body_ends", lambda dtype: dtype == np.int64)
     numbers = [container.array(name, lambda dtype: dtype == np.int64)
                for name in NUMBER_COLUMNS]
     if not isinstance(strings, dict) or strings.keys() != set(STRING_COLUMNS):
@@ -119,8 +121,8 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
     if not all(isinstance(column, list) for column in columns) or any(
             len(column) != len(paths) for column in (*columns, ends, *numbers)):
         raise CacheCorrupt("entry columns differ in length")
-    if (ends[-1] if ends else 0) != container.size("bodies") or any(
-            a > b for a, b in pairwise([0, *ends])):
+    if (int(ends[-1]) if len(ends) else 0) != container.size("bodies") or bool(
+            np.any(np.diff(ends, prepend=0) < 0)):
         raise CacheCorrupt("entry bodies do not match the entries")
     try:
         return _entries(paths, columns, _bodies(container, ends), numbers, label)
@@ -128,24 +130,25 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
 
 
-def _bodies(container: Container, ends: list[int]) -> list[str]:
+def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> list[str]:
     """Each entry's body, `ends` being their byte ends in the bodies section (checked to rise
     to its length). Read CHUNK entries at a time: the section is never held whole, decoded
     beside the bodies cut from it (at 50k entries that doubled ~40 MB at the peak)."""
-    starts = [0, *ends][: len(ends)]
+    starts = np.concatenate([np.zeros(1, dtype=np.int64), ends[:-1]]) if len(ends) else ends
     chunks = range(0, len(ends), CHUNK)
-    pieces = container.pieces("bodies", (ends[min(at + CHUNK, len(ends)) - 1] - starts[at]
+    pieces = container.pieces("bodies", (int(ends[min(at + CHUNK, len(ends)) - 1] - starts[at])
                                          for at in chunks))
     bodies: list[str] = []
     try:
         for at, piece in zip(chunks, pieces, strict=False):  # the drain below ends `pieces`
-            base = starts[at]
-            bounds = zip(starts[at:at + CHUNK], ends[at:at + CHUNK], strict=True)
+            base = int(starts[at])
+            bounds = zip((starts[at:at + CHUNK] - base).tolist(),
+                         (ends[at:at + CHUNK] - base).tolist(), strict=True)
             if piece.isascii():
                 text = piece.decode("ascii")
-                bodies.extend(text[begin - base:end - base] for begin, end in bounds)
+                bodies.extend(text[begin:end] for begin, end in bounds)
             else:
-                bodies.extend(piece[begin - base:end - base].decode("utf-8", "surrogatepass")
+                bodies.extend(piece[begin:end].decode("utf-8", "surrogatepass")
                               for begin, end in bounds)
     except UnicodeDecodeError:
         raise CacheCorrupt("section bodies is not UTF-8") from None
@@ -156,11 +159,17 @@ def _bodies(container: Container, ends: list[int]) -> list[str]:
 
 def _entries(paths: Sequence[str], columns: list[list[Any]], bodies: list[str],
              numbers: list[npt.NDArray[Any]], label: str) -> list[Entry]:
-    """Entries from checked columns: one comprehension over them, every string column checked
-    in one `str.join` (C), equal headings, dates and tuples shared (a file's entries repeat
-    them; at 50k entries sharing headings saves ~2.5 MB)."""
+    """Entries from checked columns, every string column checked in one `str.join` (C),
+    equal headings, dates and tuples shared (a file's entries repeat them; at 50k entries
+    sharing headings saves ~2.5 MB).
+
+    Built CHUNK entries at a time, and what decoding made and drops is dropped as the
+    entries' own values are made: a whole column's numbers as Python ints, or every heading
+    list, alive until the end left ~10 MB of holes among the entries at 50k."""
     ids, titles, headings, roles, tags, metadata, warnings = columns
-    line_start, line_end, ordinals, times, positions, counts, sources, origins = numbers
+    number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
+    ordinals, times, sources, origins = (number[name] for name in ("date", "time", "source",
+                                                                    "origin"))
     if len(sources) and (sources.min() < 0 or sources.max() >= len(SOURCES)
                          or origins.min() < 0 or origins.max() >= len(ORIGINS)
                          or times.max() >= _MICROSECONDS_PER_DAY):
@@ -171,26 +180,30 @@ def _entries(paths: Sequence[str], columns: list[list[Any]], bodies: list[str],
                     chain.from_iterable(headings)))
     known_headings: dict[str, str] = {}  # a file's entries share its outer headings, as parsed
     shared_heading = known_headings.setdefault
-    heading_paths = [tuple([shared_heading(part, part) for part in path]) for path in headings]
+    for at, path in enumerate(headings):  # in place, so each tuple reuses the list it replaces
+        headings[at] = tuple([shared_heading(part, part) for part in path])
     shared = _Shared()
     date_of: dict[int, dt.date | None] = {ordinal: dt.date.fromordinal(ordinal)
-                                          for ordinal in set(ordinals.tolist()) if ordinal >= 0}
+                                          for ordinal in np.unique(ordinals).tolist()
+                                          if ordinal >= 0}
     date_of[-1] = None
-    source_of, origin_of = [SOURCES[code] for code in sources.tolist()], [
-        ORIGINS[code] for code in origins.tolist()]
-    return [
-        Entry(identifier, path, source, heading[-1] if title is None else title, heading,
-              body, start, finish, date_of[ordinal],
-              None if micro < 0 else _time(micro), origin, position, count, role,
-              shared.strings(tag) if tag else (), shared.pairs(meta) if meta else (),
-              shared.strings(warning) if warning else (), label)
-        for (identifier, path, title, heading, role, tag, meta, warning, body, start,
-             finish, ordinal, micro, position, count, source, origin)
-        in zip(ids, paths, titles, heading_paths, roles, tags, metadata, warnings,
-               bodies, line_start.tolist(), line_end.tolist(),
-               ordinals.tolist(), times.tolist(), positions.tolist(), counts.tolist(),
-               source_of, origin_of, strict=True)
-    ]
+    entries: list[Entry] = []
+    for at in range(0, len(ids), CHUNK):
+        window = slice(at, at + CHUNK)
+        entries.extend(
+            Entry(identifier, path, SOURCES[source], heading[-1] if title is None else title,
+                  heading, body, start, finish, date_of[ordinal],
+                  None if micro < 0 else _time(micro), ORIGINS[origin], position, count, role,
+                  shared.strings(tag) if tag else (), shared.pairs(meta) if meta else (),
+                  shared.strings(warning) if warning else (), label)
+            for (identifier, path, title, heading, role, tag, meta, warning, body, start,
+                 finish, ordinal, micro, position, count, source, origin)
+            in zip(ids[window], paths[window], titles[window], headings[window],
+                   roles[window], tags[window], metadata[window], warnings[window],
+                   bodies[window], *(column[window].tolist() for column in numbers),
+                   strict=True)  # the numbers in NUMBER_COLUMNS' order
+        )
+    return entries
 
 
 class _Shared:
