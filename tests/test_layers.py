@@ -164,3 +164,13 @@ def test_no_import_circle() -> None:
 def test_find_cycle_finds_one() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}}) is None
+
+
+def test_the_readme_lists_every_module() -> None:
+    """The Development section's table has a row per module (packages that only group others
+    and `__main__` aside), so a new module cannot go unmentioned."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    grouping = {"memtui", "memtui.__main__", "memtui.ui.screens", "memtui.ui.widgets"}
+    missing = [name for name in MODULES if name not in grouping
+               and f"| `{name.removeprefix('memtui.')}` |" not in readme]
+    assert not missing, f"add a row to the README's module table for {missing}"
