@@ -194,3 +194,5 @@ def test_bench_tui_types_through_the_real_app(
     for figure in ("cold_first_results_ms", "warm_first_results_ms", "cold_first_word_ms",
                    "warm_first_word_ms"):
         assert startup[figure] > 0
+    for peak in ("cold_peak_rss_mb", "warm_peak_rss_mb"):  # an app process's: Textual loaded
+        assert 40 < startup[peak] < 1000

@@ -1,4 +1,5 @@
-"""Keystroke → repainted list, measured through the real app driven headlessly.
+"""Keystroke → repainted list, and the app's start-up and memory, measured through the real
+app driven headlessly.
 
 The app calls `MemtuiApp.results_painted(generation, ...)` after the results list has been
 repainted for search `generation` (from `call_after_refresh`, i.e. after the compositor
@@ -8,16 +9,22 @@ of the search the key caused before the next key. Pilot's `press()` is not used 
 sleeps ≥ 40 ms per key waiting for idle, which would swamp the figure. Headless means the
 frame is rendered but not written to a terminal.
 
-Start-up is measured twice with a cache folder of the bench's own (the user's is never
+The app is launched twice, each time in a fresh Python process (`python -m memtui.bench.tui`,
+asked and answering in JSON), with a cache folder of the bench's own (the user's is never
 touched): cold, from an empty folder (the app writes it after indexing), then warm, from what
-the cold start wrote. Each time: app created -> first results painted, and a one-word query
-typed right after that paint -> its results painted (the cold one waits for the index).
+the cold start wrote. Each time: app created -> first results painted, a one-word query typed
+right after that paint -> its results painted (the cold one waits for the index), then every
+query typed key by key. A process of its own per launch means its peak RSS is the app's, as
+a user's `top` shows it: imports, the UI, the engine and typing, nothing the bench held.
 """
 
 from __future__ import annotations
 
 import asyncio
-import gc
+import datetime as dt
+import json
+import subprocess
+import sys
 import tempfile
 import time
 import unicodedata
@@ -31,8 +38,9 @@ from textual import events
 from textual.pilot import Pilot
 
 from memtui.bench.keystrokes import keystrokes, latency_summary
-from memtui.bench.runner import BenchSetup
+from memtui.bench.runner import BenchSetup, peak_rss_mb
 from memtui.core.cache.folder import CacheFolder
+from memtui.core.config import load_config
 from memtui.core.engine import Engine
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.screens.main import MainScreen
@@ -160,48 +168,80 @@ def cache_megabytes(cache: CacheFolder) -> float:
     return round(sum(item.size for item in cache.listing()) / 1e6, 1)
 
 
-def fresh_heap() -> None:
-    """Unfreeze what the previous app's load froze (`ui.heap.loading`) and collect it, so the
-    next launch starts without the last one's corpus."""
-    gc.unfreeze()
-    gc.collect()
-
-
-async def drive(setup: BenchSetup, queries: Sequence[str]) -> dict[str, Any]:
-    """A cold start (empty cache folder), then a warm one from the cache it wrote; the
-    keystrokes are typed into the warm app, the steady state of every later session."""
-    word = next((part for query in queries for part in query.split() if part.isalpha()), "a")
-    with tempfile.TemporaryDirectory(prefix="memtui-bench-cache-") as folder:
-        cache = CacheFolder(Path(folder))
-        async with running(setup, cache) as cold:
-            cold_word_ms = await first_word(cold, word)
-            await saved(cold)
-            cold_load_ms, cold_results_ms = cold.app.load_ms, cold.first_results_ms
-        del cold  # its app holds the cold engine: not in memory while the warm one starts
-        fresh_heap()
-        async with running(setup, cache) as warm:
-            warm_word_ms = await first_word(warm, word)
-            samples = await type_queries(warm, queries)
-            await warm.pilot.pause()
-        cache_mb = cache_megabytes(cache)
+async def launch(setup: BenchSetup, cache: CacheFolder, word: str,
+                 queries: Sequence[str]) -> dict[str, Any]:
+    """One start of the app, typed into: its figures, and this process's peak RSS."""
+    async with running(setup, cache) as started:
+        word_ms = await first_word(started, word)
+        await saved(started)
+        samples = await type_queries(started, queries)
+        await started.pilot.pause()
+        load_ms = started.app.load_ms
     return {
-        "keystroke_ms": latency_summary(samples),
-        "first_results_ms": round(cold_results_ms, 1),
-        "keystrokes": len(samples),
-        "app_load_ms": round(cold_load_ms, 1) if cold_load_ms is not None else None,
-        "startup": {
-            "cold_first_results_ms": round(cold_results_ms, 1),
-            "warm_first_results_ms": round(warm.first_results_ms, 1),
-            "cold_first_word_ms": round(cold_word_ms, 1),
-            "warm_first_word_ms": round(warm_word_ms, 1),
-            "cache_mb": cache_mb,
-            "first_word": word,
-        },
-        "note": "headless App.run_test: key event posted -> results list repainted; "
-                "keystrokes typed into the warm-started app",
+        "first_results_ms": round(started.first_results_ms, 1),
+        "first_word_ms": round(word_ms, 1),
+        "load_ms": round(load_ms, 1) if load_ms is not None else None,
+        "keystroke_samples": samples,
+        "peak_rss_mb": round(peak_rss_mb(), 1),
     }
 
 
+def launch_in_child(setup: BenchSetup, cache: Path, word: str,
+                    queries: Sequence[str]) -> dict[str, Any]:
+    """`launch` in a fresh interpreter (see the module's docstring)."""
+    request = {
+        "root": str(setup.root), "cache": str(cache), "today": setup.today.isoformat(),
+        "days": setup.days, "word": word, "queries": list(queries),
+        "config": None if setup.config.source_path is None else str(setup.config.source_path),
+    }
+    done = subprocess.run([sys.executable, "-m", "memtui.bench.tui"], input=json.dumps(request),
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"the app's bench process failed ({done.returncode}): "
+                           f"{done.stderr.strip()[-2000:]}")
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
 def measure_tui(setup: BenchSetup, queries: Sequence[str]) -> dict[str, Any]:
-    """Launch the app on the bench corpus (cold, then warm), then type every query key by key."""
-    return asyncio.run(drive(setup, queries))
+    """A cold start (empty cache folder), then a warm one from the cache it wrote, each typed
+    into; the keystroke figures are the warm app's, the steady state of every later session."""
+    word = next((part for query in queries for part in query.split() if part.isalpha()), "a")
+    with tempfile.TemporaryDirectory(prefix="memtui-bench-cache-") as folder:
+        cold = launch_in_child(setup, Path(folder), word, queries)
+        warm = launch_in_child(setup, Path(folder), word, queries)
+        cache_mb = cache_megabytes(CacheFolder(Path(folder)))
+    return {
+        "keystroke_ms": latency_summary(warm["keystroke_samples"]),
+        "first_results_ms": cold["first_results_ms"],
+        "keystrokes": len(warm["keystroke_samples"]),
+        "app_load_ms": cold["load_ms"],
+        "startup": {
+            "cold_first_results_ms": cold["first_results_ms"],
+            "warm_first_results_ms": warm["first_results_ms"],
+            "cold_first_word_ms": cold["first_word_ms"],
+            "warm_first_word_ms": warm["first_word_ms"],
+            "cold_peak_rss_mb": cold["peak_rss_mb"],
+            "warm_peak_rss_mb": warm["peak_rss_mb"],
+            "cache_mb": cache_mb,
+            "first_word": word,
+        },
+        "note": "headless App.run_test, each start in a process of its own: key event posted "
+                "-> results list repainted; keystrokes typed into the warm-started app; peak "
+                "RSS of each app process, typing included",
+    }
+
+
+def main() -> None:
+    """`python -m memtui.bench.tui`: one `launch`, asked on stdin and answered on stdout."""
+    request = json.loads(sys.stdin.read())
+    config, _ = load_config(None if request["config"] is None else Path(request["config"]))
+    setup = BenchSetup(Path(request["root"]), config, dt.date.fromisoformat(request["today"]),
+                       request["days"], request["queries"], None, True)
+    answer = asyncio.run(launch(setup, CacheFolder(Path(request["cache"])), request["word"],
+                                request["queries"]))
+    print(json.dumps(answer))
+
+
+if __name__ == "__main__":
+    main()

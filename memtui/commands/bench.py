@@ -91,7 +91,7 @@ def human_report(report: dict[str, Any]) -> str:
         f" · today {report['today']}",
         "",
         f"  {'load (read + parse + index)':<32}{report['load_ms']:>10.1f} ms",
-        f"  {'peak RSS':<32}{report['rss_mb']:>10.1f} MB",
+        f"  {'peak RSS (engine, no UI)':<32}{report['rss_mb']:>10.1f} MB",
         f"  {'rerank per keystroke':<32}{latency(report['rerank_ms'])}"
         f"   max {report['rerank_ms']['max']:.3f} ms"
         f"   (on CPU p95 {report['rerank_cpu_ms']['p95']:.3f} ms;"
@@ -120,6 +120,9 @@ def human_report(report: dict[str, Any]) -> str:
                         f"{startup['cold_first_word_ms']:>10.1f} ms"
                         f" / {startup['warm_first_word_ms']:.1f} ms"
                         f"   (cache {startup['cache_mb']:.1f} MB)")
+            rows.append(f"  {'app peak RSS, cold / warm':<32}"
+                        f"{startup['cold_peak_rss_mb']:>10.1f} MB"
+                        f" / {startup['warm_peak_rss_mb']:.1f} MB   (typing included)")
         if tui.get("note"):
             rows.append(f"  {'app note':<32}{tui['note']}")
     load_average = report["machine"]["load_average_1m_at_start"]
