@@ -12,7 +12,9 @@ import pytest
 
 from memtui.core.config import Config, ConfigError, parse_config
 from memtui.core.engine import Engine
+from memtui.core.health import duplicates
 from memtui.core.health.check import check_health
+from memtui.core.health.duplicates import candidate_pairs
 from memtui.core.health.model import Check, HealthReport
 from memtui.core.health.settings import DEFAULT_LOAD_LINES, HealthSettings, LoadLine
 from memtui.demo import materialise_demo
@@ -92,6 +94,23 @@ def test_one_fact_stored_many_times_is_one_group(tmp_path: Path) -> None:
     assert findings[0].lead and findings[0].reason == "newest of 30 near-duplicates"
     dates = [f.entry.date for f in findings if f.entry.date is not None]
     assert len(dates) == 30 and dates == sorted(dates, reverse=True)
+
+
+def test_candidate_pairs_do_not_depend_on_how_many_are_made_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for offset in range(1, 31):
+        write(tmp_path, f"memory/{day(offset)}.md", f"# Notes\n\n## Export\n\n{FACT}\n")
+    for relative, text in DISTINCT_NOTES.items():
+        write(tmp_path, relative, text)
+    engine = Engine(tmp_path, Config(), today=TODAY, days=0)
+    engine.load()
+    terms, settings = engine.entry_terms(), engine.config.health
+    whole = candidate_pairs(terms, settings)
+    assert len(whole) > 300  # the 30 copies pair with each other
+    for block in (1, 7, 100):
+        monkeypatch.setattr(duplicates, "PAIR_BLOCK", block)
+        assert candidate_pairs(terms, settings) == whole
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ import numpy as np
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
-from memtui.core.terms import EntryTerms
+from memtui.core.terms import EntryTerms, counted, gathered, pair_chunks
 from memtui.core.tokenize import tokens
 
 DISTINCTIVE_SHARE = 0.05
@@ -59,7 +59,7 @@ _STOP_WORDS = frozenset((
     "make", "made", "many", "much", "must", "never", "once", "same", "still", "those", "under",
     "until", "upon", "yet"
 ))
-_UNDATED = np.iinfo(np.int64).max
+_UNDATED = np.iinfo(np.int32).max
 """The 'date' of an undated entry when asking which words are mentioned newer: always current."""
 
 
@@ -173,18 +173,21 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     if count == 0:
         return []
     ordinals = np.array([entry.date.toordinal() if entry.date else _UNDATED
-                         for entry in terms.entries], dtype=np.int64)
+                         for entry in terms.entries], dtype=np.int32)
     wordish = np.fromiter((is_wordish(word) for word in terms.words), dtype=bool,
                           count=len(terms.words))
     distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
     owners = terms.owners
-    newest_mention = np.zeros(len(terms.words), dtype=np.int64)
-    np.maximum.at(newest_mention, terms.word_ids, ordinals[owners])
-    chosen = distinctive_word[terms.word_ids]
+    newest_mention = np.zeros(len(terms.words), dtype=np.int32)
+    for part in pair_chunks(len(owners)):  # a chunk at a time: see PAIR_CHUNK
+        np.maximum.at(newest_mention, terms.word_ids[part], gathered(ordinals, owners[part]))
+    chosen = gathered(distinctive_word, terms.word_ids)
     owner, word = owners[chosen], terms.word_ids[chosen]
-    held = np.bincount(owner, minlength=count)
-    latest = np.zeros(count, dtype=np.int64)
-    np.maximum.at(latest, owner, newest_mention[word])
+    del chosen
+    held = counted(owner, count)
+    latest = np.zeros(count, dtype=np.int32)
+    for part in pair_chunks(len(owner)):
+        np.maximum.at(latest, owner[part], gathered(newest_mention, word[part]))
     dated = ordinals[ordinals != _UNDATED]
     if len(dated) == 0:
         return []

@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from itertools import pairwise
 
 import numpy as np
 from rapidfuzz import fuzz
 
-from memtui.core.arrays import IntArray
+from memtui.core.arrays import BoolArray, IntArray
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
-from memtui.core.terms import EntryTerms
+from memtui.core.terms import EntryTerms, gathered
 from memtui.core.tokenize import tokens
 
 SIGNATURE_WORDS = 8
@@ -33,6 +34,8 @@ SIGNATURE_MAX_FREQUENCY = 100
 entry stored up to this many times is still found."""
 SHARED_SIGNATURE_WORDS = 3
 """Signature words two entries must share to be compared (fewer when a signature is shorter)."""
+PAIR_BLOCK = 200_000
+"""Entry pairs made at once while counting shared signature words (~12 MB of arrays)."""
 
 
 def normalised_text(entry: Entry) -> str:
@@ -44,43 +47,79 @@ def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[i
     """(a, b) with a < b, entry indexes whose signatures share enough words and whose sizes
     are close enough to be duplicates; every duplicate pair is among them."""
     sizes = terms.distinct_words()
-    owners = terms.owners
-    frequency = terms.document_frequency[terms.word_ids]
-    usable = ((frequency >= 2) & (frequency <= SIGNATURE_MAX_FREQUENCY)
-              & (sizes[owners] >= settings.duplicate_min_words))
-    owner, word, rarity = owners[usable], terms.word_ids[usable], frequency[usable]
-    order = np.lexsort((word, rarity, owner))
-    owner, word = owner[order], word[order]
-    rank = np.arange(len(owner)) - np.searchsorted(owner, owner, side="left")
-    chosen = rank < SIGNATURE_WORDS
-    owner, word = owner[chosen], word[chosen]
+    owner, word = _signatures(terms, sizes >= settings.duplicate_min_words)
     signature_size = np.bincount(owner, minlength=len(terms.entries))
-    a, b, shared = _shared_signature_words(owner, word)
-    needed = np.minimum(np.minimum(signature_size[a], signature_size[b]), SHARED_SIGNATURE_WORDS)
-    small, large = np.minimum(sizes[a], sizes[b]), np.maximum(sizes[a], sizes[b])
-    keep = (shared >= needed) & (small >= settings.duplicate_length_ratio * large)
-    return list(zip(a[keep].tolist(), b[keep].tolist(), strict=True))
+    pairs: list[tuple[int, int]] = []
+    for a, b, shared in _shared_signature_words(owner, word):
+        needed = np.minimum(np.minimum(signature_size[a], signature_size[b]),
+                            SHARED_SIGNATURE_WORDS)
+        small, large = np.minimum(sizes[a], sizes[b]), np.maximum(sizes[a], sizes[b])
+        keep = (shared >= needed) & (small >= settings.duplicate_length_ratio * large)
+        pairs.extend(zip(a[keep].tolist(), b[keep].tolist(), strict=True))
+    return pairs
 
 
-def _shared_signature_words(owner: IntArray, word: IntArray) -> tuple[IntArray, IntArray,
-                                                                       IntArray]:
-    """Every pair of entries (a < b) sharing a signature word, and how many they share.
+def _signatures(terms: EntryTerms, big_enough: BoolArray) -> tuple[IntArray, IntArray]:
+    """(entry, word) for each entry's SIGNATURE_WORDS rarest usable words (rarest first, ties
+    by word), entries ascending.
+
+    Sorted as one int64 key per pair (entry, then rarity, then word) rather than by `lexsort`
+    over separate columns: at 50,000 entries those columns and their permutations were
+    ~150 MB on top of the app."""
+    frequency = terms.document_frequency
+    signature_word = (frequency >= 2) & (frequency <= SIGNATURE_MAX_FREQUENCY)
+    usable = gathered(signature_word, terms.word_ids) & gathered(big_enough, terms.owners)
+    words = len(terms.words)
+    keys = terms.owners[usable].astype(np.int64) * ((SIGNATURE_MAX_FREQUENCY + 1) * words)
+    word = terms.word_ids[usable]
+    del usable
+    keys += gathered(frequency, word) * words
+    keys += word
+    del word
+    keys.sort()
+    owner = keys // ((SIGNATURE_MAX_FREQUENCY + 1) * words)
+    boundary = np.ones(len(owner), dtype=bool)
+    np.not_equal(owner[1:], owner[:-1], out=boundary[1:])
+    starts = np.flatnonzero(boundary)
+    del boundary
+    ends = np.append(starts[1:], len(owner))
+    chosen = np.zeros(len(owner), dtype=bool)
+    for rank in range(SIGNATURE_WORDS):
+        chosen[(starts + rank)[starts + rank < ends]] = True
+    return owner[chosen], keys[chosen] % words
+
+
+def _shared_signature_words(owner: IntArray, word: IntArray
+                            ) -> Iterator[tuple[IntArray, IntArray, IntArray]]:
+    """Every pair of entries (a < b) sharing a signature word, and how many they share, a
+    block of left entries at a time (a ascending).
 
     Vectorised: sorted by word, every holder of a word pairs with each holder after it in the
-    same run, so the pairs of all words come out of one `repeat` without a Python loop."""
+    same run, so the pairs of all words come out of one `repeat` without a Python loop. A pair's
+    left entry is its earlier holder in every run it shares, so all of an entry's pairs come out
+    in its block and their counts are whole. Blocks hold about PAIR_BLOCK pairs: at 50,000
+    entries all pairs at once took the health view's memory 260 MB past the app's."""
     order = np.lexsort((owner, word))
     owner, word = owner[order], word[order]
     position = np.arange(len(word))
     partners = np.searchsorted(word, word, side="right") - position - 1
-    total = int(partners.sum())
-    if total == 0:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty
-    left = np.repeat(position, partners)
-    right = left + 1 + np.arange(total) - np.repeat(np.cumsum(partners) - partners, partners)
+    if not partners.any():
+        return
     entries = int(owner.max()) + 1
-    keys, shared = np.unique(owner[left] * entries + owner[right], return_counts=True)
-    return keys // entries, keys % entries, shared.astype(np.int64)
+    per_entry = np.cumsum(np.bincount(owner, weights=partners, minlength=entries))
+    cuts = np.searchsorted(per_entry, np.arange(PAIR_BLOCK, per_entry[-1], PAIR_BLOCK))
+    bounds = np.unique(np.concatenate([[0], cuts + 1, [entries]])).tolist()
+    for low, high in pairwise(bounds):
+        here = (owner >= low) & (owner < high) & (partners > 0)
+        starts, counts = position[here], partners[here]
+        total = int(counts.sum())
+        if total == 0:
+            continue
+        left = np.repeat(starts, counts)
+        right = left + 1 + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+        keys, shared = np.unique(owner[left] * entries + owner[right], return_counts=True)
+        del left, right
+        yield keys // entries, keys % entries, shared.astype(np.int64)
 
 
 def duplicate_pairs(terms: EntryTerms, settings: HealthSettings,
