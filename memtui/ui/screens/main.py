@@ -284,6 +284,7 @@ class MainScreen(Screen[None]):
         if self._outdated(generation):
             return
         self.post_message(messages.SearchDone(generation, result, keep_id))
+        give_back_memory()  # the search's temporaries (~0.3 ms, here rather than on the loop)
 
     @on(messages.SearchFailed)
     def _search_failed(self, message: messages.SearchFailed) -> None:
