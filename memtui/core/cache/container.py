@@ -159,11 +159,7 @@ class Container:
 
     def raw(self, name: str) -> bytes:
         """One section's bytes, checked against its length and CRC-32."""
-        offset, count, checksum = self._location(name)
-        self._stream.seek(offset)
-        data = self._stream.read(count)
-        if len(data) != count or zlib.crc32(data) != checksum:
-            raise CacheCorrupt(f"section {name} damaged (checksum)")
+        (data,) = self.pieces(name, [self.size(name)])
         return data
 
     def pieces(self, name: str, sizes: Iterable[int]) -> Iterator[bytes]:
@@ -199,13 +195,6 @@ class Container:
             return json.loads(data)
         except ValueError as exc:
             raise CacheCorrupt(f"section {name} is not JSON ({exc})") from None
-
-    def text(self, name: str) -> str:
-        data = self.raw(name)
-        try:
-            return data.decode("utf-8", "surrogatepass")
-        except UnicodeDecodeError:
-            raise CacheCorrupt(f"section {name} is not UTF-8") from None
 
     def array(self, name: str, check: Callable[[np.dtype[Any]], bool]) -> npt.NDArray[Any]:
         """A one-dimensional array section (read-only, sharing the section's bytes); `check`
