@@ -1,4 +1,5 @@
-"""Names for the numpy array types the index and the ranker pass around (type hints only)."""
+"""Names for the numpy array types the index and the ranker pass around (type hints), and the
+one way to join parts of an array."""
 
 from __future__ import annotations
 
@@ -17,3 +18,8 @@ CountArray = npt.NDArray[np.integer[Any]]
 SlotArray = npt.NDArray[np.integer[Any]]
 """Slots of a segment's postings: uint16 below 65,536 slots, else int32."""
 ScalarT = TypeVar("ScalarT", bound=np.generic)
+
+
+def joined(parts: list[npt.NDArray[ScalarT]]) -> npt.NDArray[ScalarT]:
+    """The parts as one array; a single part as it is (no copy)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)

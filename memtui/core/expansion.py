@@ -14,9 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
-from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray
+from memtui.core.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
 from memtui.core.model import MatchKind
 from memtui.core.scoring import (
     FUZZY_CREDIT_SCALE,
@@ -173,15 +172,11 @@ def assemble(
         word_ptr=word_ptr,
         fuzzy=fuzzy,
         stem=stem,
-        docs=_joined(docs),
-        heading=_joined(heading),
-        body=_joined(body),
+        docs=joined(docs),
+        heading=joined(heading),
+        body=joined(body),
         main_postings=-1 if fuzzy else sum(
             len(part) for part, (segment, _, _, _) in zip(docs, pieces, strict=True)
             if segment is main
         ),
     )
-
-
-def _joined(parts: list[npt.NDArray[ScalarT]]) -> npt.NDArray[ScalarT]:
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.arrays import BoolArray, IntArray, ScalarT, SmallArray
+from memtui.core.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.model import Entry
 from memtui.core.segment import Segment
 
@@ -81,14 +81,10 @@ def collect_terms(entries: Sequence[Entry], alive: BoolArray,
     if not word_parts:
         empty = np.zeros(0, dtype=np.int32)
         return EntryTerms(live_entries, words, empty, empty, np.zeros(0, dtype=np.int64))
-    owners = _joined(owner_parts)
-    word_ids = _joined(word_parts)
+    owners = joined(owner_parts)
+    word_ids = joined(word_parts)
     frequency = counted(word_ids, len(words))
     return EntryTerms(live_entries, words, owners, word_ids, frequency)
-
-
-def _joined(parts: list[SmallArray]) -> SmallArray:
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
 PAIR_CHUNK = 1 << 20
