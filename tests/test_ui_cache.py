@@ -17,9 +17,11 @@ from memtui.ui.screens.warnings import WarningsScreen
 
 
 async def wait_for_cache_worker(pilot: Pilot[Any], app: MemtuiApp) -> None:
-    """The index is built and the worker that saves the cache (if any) has finished."""
-    screen = await wait_loaded(pilot, app)
-    await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready)
+    """The index is built and the worker that saves the cache (if any) has finished. The
+    screen starts that worker when it takes the index (`load_ms` is set then): the index is
+    ready a moment before, and waiting on that alone could find no worker yet."""
+    await wait_loaded(pilot, app)
+    await wait_until(pilot, lambda: app.load_ms is not None)
     await wait_until(pilot, lambda: not any(worker.group == "cache" and not worker.is_finished
                                             for worker in app.workers))
 

@@ -137,9 +137,10 @@ async def first_word(launch: Launch, word: str) -> float:
 
 
 async def saved(launch: Launch) -> None:
-    """Wait for the worker that writes the cache after the index is built."""
+    """Wait for the worker that writes the cache after the index is built (the screen starts
+    it when it takes the index, and sets `load_ms` then)."""
     deadline = time.perf_counter() + PAINT_TIMEOUT_S
-    while launch.screen.engine is None or not launch.screen.engine.index_ready or any(
+    while launch.app.load_ms is None or any(
             worker.group == "cache" and not worker.is_finished for worker in launch.app.workers):
         if time.perf_counter() > deadline:
             raise TimeoutError("the app did not save its cache in time")
