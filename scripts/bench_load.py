@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from memtui.bench.corpus import write_corpus
-from memtui.core.store import Store
+from memtui.core.live.store import Store
 
 WORDS = [
     "deploy", "postgres", "migration", "invoice", "rotate", "key", "flaky", "test", "staging",

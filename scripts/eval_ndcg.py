@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from memtui.bench.quality import CUTOFF, judge, mean_ndcg
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 
 JUDGED = Path(__file__).resolve().parent.parent / "tests" / "judged"
 

@@ -11,7 +11,7 @@ import pytest
 from cache_helpers import cached_engine
 
 from memtui.cli import main
-from memtui.core.config import ConfigError, parse_config
+from memtui.core.settings.config import ConfigError, parse_config
 
 
 def test_cache_lists_roots_and_clear_removes_them(

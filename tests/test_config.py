@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.config import (
+from memtui.core.settings.config import (
     Boost,
     Config,
     ConfigError,

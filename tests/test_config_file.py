@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.config import Config, load_config
-from memtui.core.config_file import ConfigWriteError, config_file_in_use, save_settings
+from memtui.core.settings.config import Config, load_config
+from memtui.core.settings.config_file import ConfigWriteError, config_file_in_use, save_settings
 
 COMMENTED = """\
 # my memtui settings

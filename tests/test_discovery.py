@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from memtui.cli import main
-from memtui.core import claude
-from memtui.core.survey import survey
+from memtui.core.places import claude
+from memtui.core.places.survey import survey
 from memtui.startup import PLACES, discover, load_startup, searched_places
 
 TODAY = dt.date(2026, 11, 21)

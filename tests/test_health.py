@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.config import Config, ConfigError, parse_config
-from memtui.core.engine import Engine
+from memtui.core.settings.config import Config, ConfigError, parse_config
+from memtui.core.live.engine import Engine
 from memtui.core.health import duplicates
 from memtui.core.health.check import check_health
 from memtui.core.health.duplicates import candidate_pairs

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memtui.core.history import (
+from memtui.core.settings.history import (
     MAX_QUERIES,
     HistoryCursor,
     default_history_path,

@@ -7,9 +7,9 @@ import datetime as dt
 import layouts
 import pytest
 
-from memtui.core.frontmatter import MAX_FRONTMATTER_BYTES, nesting_depth, read_frontmatter
+from memtui.core.reading.frontmatter import MAX_FRONTMATTER_BYTES, nesting_depth, read_frontmatter
 from memtui.core.model import DateOrigin, Entry, Source
-from memtui.core.parse import (
+from memtui.core.reading.parse import (
     LARGE_SECTION_LINES,
     MAX_HEADING_CHARS,
     MAX_SECTIONS,
@@ -17,7 +17,7 @@ from memtui.core.parse import (
     entry_id,
     parse_file,
 )
-from memtui.core.text import decode
+from memtui.core.reading.text import decode
 
 Row = tuple[str, int, int, str | None]
 """(title, line_start, line_end, ISO date-time or None)"""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memtui.bench.quality import JudgedQuery, judge, mean_ndcg
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 
 JUDGED = Path(__file__).resolve().parent / "judged"
 NDCG_FLOOR = 0.92

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from memtui.core.model import Source
-from memtui.core.query import MAX_QUERY_CHARS, QueryError, parse_query
+from memtui.core.search.query import MAX_QUERY_CHARS, QueryError, parse_query
 
 
 @pytest.mark.parametrize(

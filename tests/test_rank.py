@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from reference_rank import make_entry
 
-from memtui.core.config import Boost, Config
-from memtui.core.engine import Engine
+from memtui.core.settings.config import Boost, Config
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Explanation, MatchKind, RankResult, Source
 
 TODAY = dt.date(2026, 6, 1)

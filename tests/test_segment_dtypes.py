@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from memtui.core.segment import SMALL_SLOTS, Segment, build_segment
+from memtui.core.search.segment import SMALL_SLOTS, Segment, build_segment
 
 
 def postings(segment: Segment, word: str) -> list[tuple[int, int, int]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 from memtui.errors import UsageError
 from memtui.startup import load_startup, resolve_root, searched_places
 

@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.core.model import Source
-from memtui.core.snapshot import PathIndex, Snapshot
-from memtui.core.store import Store
-from memtui.core.walk import MAX_DEPTH, MAX_FILE_BYTES
+from memtui.core.live.snapshot import PathIndex, Snapshot
+from memtui.core.live.store import Store
+from memtui.core.reading.walk import MAX_DEPTH, MAX_FILE_BYTES
 
 TODAY = dt.date(2026, 11, 21)
 MUTATING_EVENTS = frozenset({"os.remove", "os.rename", "os.mkdir", "os.rmdir", "shutil.rmtree"})

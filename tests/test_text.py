@@ -6,7 +6,7 @@ import codecs
 
 import pytest
 
-from memtui.core.text import (
+from memtui.core.reading.text import (
     BinaryFile,
     complete_utf8_prefix,
     decode,

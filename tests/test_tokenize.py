@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memtui.core.tokenize import (
+from memtui.core.search.tokenize import (
     TEXT_SEPARATOR,
     batch_tokens,
     count_phrase,

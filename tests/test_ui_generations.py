@@ -16,12 +16,12 @@ from textual.widgets import Static
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
 
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 from memtui.core.model import Entry, RankResult
-from memtui.core.query import QueryError
+from memtui.core.search.query import QueryError
 
 if TYPE_CHECKING:
-    from memtui.core.engine import Engine
+    from memtui.core.live.engine import Engine
 from memtui.ui.app import AppOptions, MemtuiApp
 
 SLOW, FAST = "alpha", "beta"

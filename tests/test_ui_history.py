@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until
 
-from memtui.core.history import default_history_path, read_history
+from memtui.core.settings.history import default_history_path, read_history
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 

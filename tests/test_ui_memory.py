@@ -28,7 +28,7 @@ from ui_helpers import (
     write,
 )
 
-from memtui.core.roots import MemoryRoot
+from memtui.core.live.roots import MemoryRoot
 from memtui.ui.app import MemtuiApp
 from memtui.ui.heap import RELEASE_ATTEMPTS, RELEASE_RETRY_S, release_pending, settle_heap
 from memtui.ui.messages import RootsChosen

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 
 from memtui.core.model import ChangeSet, RankResult
-from memtui.core.watch import WatchMode
+from memtui.core.live.watch import WatchMode
 from memtui.ui import status, widths
 
 HOSTILE = "[bold red]x[/]\x1b[31m\nline two"

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
-from memtui.core.query import FILTER_NAMES
+from memtui.core.search.query import FILTER_NAMES
 from memtui.ui import filters as ui_filters
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.editor import editor_command
@@ -26,7 +26,7 @@ from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
 from memtui.ui.widgets.results import ResultsList, compact_path, path_column_width
 
 if TYPE_CHECKING:
-    from memtui.core.engine import Engine
+    from memtui.core.live.engine import Engine
 
 REPO = Path(__file__).resolve().parent.parent
 

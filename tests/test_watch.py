@@ -15,7 +15,7 @@ import pytest
 from watch_helpers import TIMEOUT, Running
 from watchfiles import Change
 
-from memtui.core.watch import RootWatcher, WatchBatch, WatchMode, is_relevant
+from memtui.core.live.watch import RootWatcher, WatchBatch, WatchMode, is_relevant
 
 
 @pytest.fixture

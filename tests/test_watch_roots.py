@@ -1,4 +1,4 @@
-"""Several roots watched as one stream (`core.watch_roots`): a root that vanishes is reported
+"""Several roots watched as one stream (`core.live.watch_roots`): a root that vanishes is reported
 missing on its own while the others keep reporting, and comes back on its own.
 
 No timing assertions: each test waits (generously) for the batch it expects.
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from watch_helpers import TIMEOUT, Running
 
-from memtui.core.watch import RootWatcher, WatchBatch, WatchMode
-from memtui.core.watch_roots import RootsWatcher, watch_roots
+from memtui.core.live.watch import RootWatcher, WatchBatch, WatchMode
+from memtui.core.live.watch_roots import RootsWatcher, watch_roots
 
 
 def holds(target: Path, batch: WatchBatch) -> bool:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.store import Store
+from memtui.core.live.store import Store
 
 TODAY = dt.date(2026, 11, 21)
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 from memtui.core.model import (
     ChangeSet,
     Entry,

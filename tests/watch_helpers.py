@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from memtui.core.watch import RootWatcher, WatchBatch
-from memtui.core.watch_roots import RootsWatcher
+from memtui.core.live.watch import RootWatcher, WatchBatch
+from memtui.core.live.watch_roots import RootsWatcher
 
 TIMEOUT = 10.0
 

@@ -27,8 +27,8 @@ from typing import Any
 from memtui.bench.baselines import Document, Fts5Index, NaiveScan
 from memtui.bench.corpus import CorpusSummary
 from memtui.bench.keystrokes import all_keystrokes, derive_queries, latency_summary, time_each
-from memtui.core.config import Config
-from memtui.core.engine import Engine
+from memtui.core.settings.config import Config
+from memtui.core.live.engine import Engine
 from memtui.core.health.check import check_health
 from memtui.core.model import Entry, Source
 

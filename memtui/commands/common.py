@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
-from memtui.core.config import Config
+from memtui.core.settings.config import Config
 from memtui.core.secrets import mask_secrets
 from memtui.startup import Startup, load_startup
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 from memtui.core.cite import iso_date
-from memtui.core.engine import Engine
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Explanation, Hit
 from memtui.core.sanitize import one_line, undecodable_bytes_visible, visible
-from memtui.core.tokenize import match_spans
+from memtui.core.search.tokenize import match_spans
 from memtui.startup import Startup
 
 EXCERPT_CHARS = 150

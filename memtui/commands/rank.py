@@ -21,9 +21,9 @@ from memtui.commands.output import (
     used_note,
 )
 from memtui.core.cite import date_label
-from memtui.core.engine import Engine
+from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
-from memtui.core.query import QueryError, parse_query
+from memtui.core.search.query import QueryError, parse_query
 from memtui.core.sanitize import one_line
 from memtui.errors import UsageError
 

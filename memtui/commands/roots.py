@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
-from memtui.core import claude
+from memtui.core.places import claude
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
-from memtui.core.survey import Survey, survey
+from memtui.core.places.survey import Survey, survey
 from memtui.startup import Candidate, discover, searched_places, surroundings, tilde
 
 

@@ -25,19 +25,19 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
-from memtui.core.allocator import share_one_malloc_arena
-from memtui.core.config import Config
-from memtui.core.config_file import (
+from memtui.core.live.allocator import share_one_malloc_arena
+from memtui.core.settings.config import Config
+from memtui.core.settings.config_file import (
     ConfigWriteError,
     SettingValue,
     config_file_in_use,
     save_settings,
 )
-from memtui.core.roots import MemoryRoot, folder_label
+from memtui.core.live.roots import MemoryRoot, folder_label
 from memtui.core.sanitize import one_line, visible
 from memtui.core.secrets import mask_secrets
-from memtui.core.watch import RootWatcher
-from memtui.core.watch_roots import RootsWatcher
+from memtui.core.live.watch import RootWatcher
+from memtui.core.live.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
@@ -69,7 +69,7 @@ from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
-    from memtui.core.engine import Engine
+    from memtui.core.live.engine import Engine
     from memtui.ui.handoff import HandOff
 
 HandOffMode = Literal["", "selected", "all"]

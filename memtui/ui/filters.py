@@ -2,7 +2,7 @@
 
 The filter screen works on the query text itself, so what the user sees in the query box is
 always the whole truth and the ranker's own query parser stays the only interpreter. The query
-is cut into pieces and filters are recognised with `memtui.core.query`'s own patterns, so a
+is cut into pieces and filters are recognised with `memtui.core.search.query`'s own patterns, so a
 piece is a filter here exactly when the ranker reads it as one.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memtui.core.query import (
+from memtui.core.search.query import (
     FILTER_NAMES,
     QueryError,
     filter_parts,

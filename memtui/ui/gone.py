@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from memtui.core.roots import MemoryRoot
+from memtui.core.live.roots import MemoryRoot
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memtui.core import cite
-from memtui.core.engine import Engine
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Hit
 from memtui.core.sanitize import one_line
 from memtui.startup import tilde

@@ -1,5 +1,5 @@
 """Keep the cyclic garbage collector's full collections off the keystroke path, and give memory
-back to the OS once it is freed (`core.allocator`)."""
+back to the OS once it is freed (`core.live.allocator`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 from textual._styles_cache import StylesCache
 
-from memtui.core.allocator import give_back_memory
+from memtui.core.live.allocator import give_back_memory
 
 T = TypeVar("T")
 

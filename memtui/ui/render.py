@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.content import Content
 
 from memtui.core.cite import date_label
-from memtui.core.config import FACTOR_NAMES
+from memtui.core.settings.config import FACTOR_NAMES
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line
 from memtui.ui import widths

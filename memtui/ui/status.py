@@ -11,7 +11,7 @@ from textual.content import Content
 
 from memtui.core.model import ChangeSet, RankResult
 from memtui.core.sanitize import one_line
-from memtui.core.watch import WatchMode
+from memtui.core.live.watch import WatchMode
 from memtui.ui import widths
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 

@@ -29,8 +29,8 @@ from memtui.core.cache.container import (
 from memtui.core.cache.entry_columns import decode_entries, entry_sections
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry
-from memtui.core.parse import entry_id
-from memtui.core.segment import Segment
+from memtui.core.reading.parse import entry_id
+from memtui.core.search.segment import Segment
 
 
 def encode(snapshot: RootSnapshot) -> Iterator[Section]:

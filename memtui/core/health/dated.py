@@ -30,8 +30,8 @@ import numpy as np
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
-from memtui.core.terms import EntryTerms, counted, gathered, pair_chunks
-from memtui.core.tokenize import tokens
+from memtui.core.search.terms import EntryTerms, counted, gathered, pair_chunks
+from memtui.core.search.tokenize import tokens
 
 DISTINCTIVE_SHARE = 0.05
 DISTINCTIVE_MIN = 3

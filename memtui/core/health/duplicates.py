@@ -1,7 +1,7 @@
 """Near-duplicates: groups of entries that say the same thing in (nearly) the same words.
 
 Comparing every pair is quadratic, so candidates come from the index: each entry's rarest
-words (its *signature*, read off the postings by `core.terms`) are what a restatement would
+words (its *signature*, read off the postings by `core.search.terms`) are what a restatement would
 repeat, so two entries are compared only when their signatures share several words. A
 candidate pair is a duplicate when rapidfuzz's `token_set_ratio` over their normalised words
 (casefolded, punctuation dropped) reaches `duplicate_similarity`, both hold at least
@@ -20,12 +20,12 @@ from itertools import pairwise
 import numpy as np
 from rapidfuzz import fuzz
 
-from memtui.core.arrays import BoolArray, IntArray
+from memtui.core.search.arrays import BoolArray, IntArray
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
-from memtui.core.terms import EntryTerms, gathered
-from memtui.core.tokenize import tokens
+from memtui.core.search.terms import EntryTerms, gathered
+from memtui.core.search.tokenize import tokens
 
 SIGNATURE_WORDS = 8
 """How many of an entry's rarest words make its signature."""

@@ -22,8 +22,8 @@ from pathlib import Path
 from memtui.core.health.model import Check, Finding, LoadCut
 from memtui.core.health.settings import LoadLine
 from memtui.core.model import Entry
-from memtui.core.text import split_lines
-from memtui.core.walk import read_text
+from memtui.core.reading.text import split_lines
+from memtui.core.reading.walk import read_text
 
 
 def applies(rule: LoadLine, path: str) -> bool:

@@ -32,7 +32,7 @@ from memtui.ui.load_line import load_line_rule
 from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
-    from memtui.core.engine import Engine
+    from memtui.core.live.engine import Engine
 
 MAX_ROWS_PER_SECTION = 500
 """Rows shown per section (`memtui health --json` lists them all)."""

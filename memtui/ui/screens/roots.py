@@ -21,9 +21,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from memtui.core.roots import MemoryRoot
+from memtui.core.live.roots import MemoryRoot
 from memtui.core.sanitize import one_line
-from memtui.core.survey import Survey, survey
+from memtui.core.places.survey import Survey, survey
 from memtui.startup import Candidate, discover, drop_nested, tilde
 from memtui.ui import widths
 from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen

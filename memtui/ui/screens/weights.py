@@ -20,8 +20,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from memtui.core.config import FACTOR_NAMES
-from memtui.core.config_file import SettingValue
+from memtui.core.settings.config import FACTOR_NAMES
+from memtui.core.settings.config_file import SettingValue
 from memtui.ui import render
 from memtui.ui.messages import SaveSettings, WeightsChanged
 

@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from memtui.core.health.model import LoadCut
 from memtui.core.model import Entry, Hit
-from memtui.core.roots import MemoryRoot
+from memtui.core.live.roots import MemoryRoot
 from memtui.ui import render
 from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.gone import gone_rule

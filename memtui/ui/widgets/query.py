@@ -1,5 +1,5 @@
 """The query box: an Input that forwards list movement keys so the user can type and move, and
-walks earlier queries with ↑/↓ while it is empty (kept by `core.history`)."""
+walks earlier queries with ↑/↓ while it is empty (kept by `core.settings.history`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Input
 
-from memtui.core.history import HistoryCursor, read_history, remembered, write_history
+from memtui.core.settings.history import HistoryCursor, read_history, remembered, write_history
 from memtui.ui.widgets.lines import set_virtual_size
 
 FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"

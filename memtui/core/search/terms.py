@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
+from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.model import Entry
-from memtui.core.segment import Segment
+from memtui.core.search.segment import Segment
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtui.core.parse import count_entries
-from memtui.core.walk import read_text, walk_tree
+from memtui.core.reading.parse import count_entries
+from memtui.core.reading.walk import read_text, walk_tree
 
 SURVEY_MAX_FILES = 5_000
 """Files read per survey; a larger folder reports a lower bound."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from memtui.core.config import Config, default_config_path
+from memtui.core.settings.config import Config, default_config_path
 
 SettingValue = str | int | float | bool | Mapping[str, str | int | float | bool]
 """A top-level value; a mapping becomes (or updates) a table such as `[weights]`."""

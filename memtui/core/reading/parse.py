@@ -49,7 +49,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from memtui.core.frontmatter import Frontmatter, read_frontmatter
+from memtui.core.reading.frontmatter import Frontmatter, read_frontmatter
 from memtui.core.model import DateOrigin, Entry, Source
 from memtui.core.sanitize import visible
 

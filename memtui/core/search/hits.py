@@ -3,7 +3,7 @@
 A `RankContext` keeps the arrays one query was scored with (per-term credited tf, idf, static
 factors, final scores). Hits are built from it only when someone reads them (`RankedHits`),
 and a hit's explanation reads the same arrays back and redoes the final scalar arithmetic with
-the `core.scoring` functions in the same order as the vectorised path, so
+the `core.search.scoring` functions in the same order as the vectorised path, so
 `Explanation.score == Hit.score` exactly.
 
 Ties break by score, source priority, newest date, path, then line. In browse mode (no query
@@ -20,9 +20,9 @@ from typing import Any, overload
 
 import numpy as np
 
-from memtui.core.arrays import FloatArray, IntArray
-from memtui.core.config import FACTOR_NAMES
-from memtui.core.expansion import Expansion
+from memtui.core.search.arrays import FloatArray, IntArray
+from memtui.core.settings.config import FACTOR_NAMES
+from memtui.core.search.expansion import Expansion
 from memtui.core.model import (
     Entry,
     Explanation,
@@ -33,9 +33,9 @@ from memtui.core.model import (
     TermMatch,
     TokenMatch,
 )
-from memtui.core.query import Query
-from memtui.core.scoring import apply_multiplier, combine, k1_length_norm, saturate, static_part
-from memtui.core.statics import Settings, StaticFactors, entry_multipliers, position_rank
+from memtui.core.search.query import Query
+from memtui.core.search.scoring import apply_multiplier, combine, k1_length_norm, saturate, static_part
+from memtui.core.search.statics import Settings, StaticFactors, entry_multipliers, position_rank
 
 HEAD_SIZE = 200
 """Hits ordered eagerly per search; the rest of the order is sorted on first access beyond."""

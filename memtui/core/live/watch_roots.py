@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Sequence
 from pathlib import Path
 
-from memtui.core.watch import RootWatcher, WatchBatch, WatchMode
+from memtui.core.live.watch import RootWatcher, WatchBatch, WatchMode
 
 _SEVERITY = (WatchMode.ROOT_MISSING, WatchMode.POLLING, WatchMode.WATCHING, WatchMode.OFF)
 

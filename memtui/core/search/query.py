@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.core.model import Source
-from memtui.core.tokenize import phrase_key, tokens
+from memtui.core.search.tokenize import phrase_key, tokens
 
 MIN_PREFIX_CHARS = 3
 MAX_QUERY_CHARS = 1000

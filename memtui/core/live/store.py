@@ -1,6 +1,6 @@
 """The loaded corpus: scan a root, window daily notes by date, apply file changes incrementally.
 
-What is read from disk, and how safely, is `core.walk`; this module decides what is loaded.
+What is read from disk, and how safely, is `core.reading.walk`; this module decides what is loaded.
 
 * A hinted file is re-read when its (mtime, size, inode) changed, or when it changed so recently
   that a same-size rewrite within the file system's timestamp granularity could hide (git's
@@ -10,7 +10,7 @@ What is read from disk, and how safely, is `core.walk`; this module decides what
   alone (`count_entries`: no entries are built). `HISTORY.md` is windowed per entry (it is one
   long append-only daily log). Long-term files, notes and undated daily notes always load.
 
-Every mutation builds new immutable snapshots (`core.snapshot`) and swaps them in, so readers on
+Every mutation builds new immutable snapshots (`core.live.snapshot`) and swaps them in, so readers on
 other threads always see a consistent version (the engine serialises `apply_changes`/`set_window`
 itself). A snapshot's next version shares its base and layers the change on top, and the known
 paths live in sorted indexes, so a batch of hints costs the hints and the files they name, not
@@ -27,9 +27,9 @@ from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
-from memtui.core.parse import FileKind, classify, count_entries
-from memtui.core.snapshot import PathIndex, Snapshot
-from memtui.core.walk import (
+from memtui.core.reading.parse import FileKind, classify, count_entries
+from memtui.core.live.snapshot import PathIndex, Snapshot
+from memtui.core.reading.walk import (
     MAX_FILES,
     Scan,
     Signature,
@@ -70,7 +70,7 @@ NO_FILES: Snapshot[str, _File] = Snapshot(weigh=_file_chars)
 NO_PATHS: Snapshot[str, tuple[Entry, ...]] = Snapshot(weigh=_entries_chars)
 NO_ENTRIES: Snapshot[str, Entry] = Snapshot(weigh=lambda entry: entry.text_chars)
 """Empty snapshots of the records that hold entries, weighed by their text, so a big file
-that goes away is not kept by a snapshot's base (see `core.snapshot`)."""
+that goes away is not kept by a snapshot's base (see `core.live.snapshot`)."""
 
 
 class Store:

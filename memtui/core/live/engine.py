@@ -1,7 +1,7 @@
 """The facade the CLI, the TUI and the bench use: a Store per root, one Index and a Ranker
 behind one lock.
 
-Several roots (`core.roots`) are searched as one corpus: each keeps its own Store (loading is
+Several roots (`core.live.roots`) are searched as one corpus: each keeps its own Store (loading is
 per root, so a root can later be loaded from its own cache), and the Index and Ranker work
 over the union, keyed by `Entry.qualified_path`. With one root every key is the plain relative
 path, exactly as before roots existed.
@@ -19,21 +19,21 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from memtui.core.allocator import give_back_memory
+from memtui.core.live.allocator import give_back_memory
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.config import Config
-from memtui.core.hits import RankContext, build_result
-from memtui.core.index import Index
+from memtui.core.settings.config import Config
+from memtui.core.search.hits import RankContext, build_result
+from memtui.core.search.index import Index
 from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
-from memtui.core.query import Query, parse_query
-from memtui.core.rank import Ranker, elapsed_since
-from memtui.core.roots import MemoryRoot, folder_label, match_targets
-from memtui.core.segment import build_main_segment
-from memtui.core.statics import Settings, make_settings
-from memtui.core.store import Store
-from memtui.core.terms import EntryTerms, collect_terms
-from memtui.core.walk import relative_path
-from memtui.core.warm import RootCaches, entry_order
+from memtui.core.search.query import Query, parse_query
+from memtui.core.search.rank import Ranker, elapsed_since
+from memtui.core.live.roots import MemoryRoot, folder_label, match_targets
+from memtui.core.search.segment import build_main_segment
+from memtui.core.search.statics import Settings, make_settings
+from memtui.core.live.store import Store
+from memtui.core.search.terms import EntryTerms, collect_terms
+from memtui.core.reading.walk import relative_path
+from memtui.core.live.warm import RootCaches, entry_order
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) and a backspace
@@ -113,7 +113,7 @@ class Engine:
         })
         self._contexts: dict[str, RankContext] = {}
         self._caches = RootCaches(cache, self.stores)
-        """Where roots are cached (`core.warm`); with no folder nothing is read or saved."""
+        """Where roots are cached (`core.live.warm`); with no folder nothing is read or saved."""
         self._missing: frozenset[str] = frozenset()
         """Store labels of the roots whose folder is gone (see `set_missing`)."""
 

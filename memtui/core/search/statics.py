@@ -2,7 +2,7 @@
 
 `Settings` holds the normalised weights, half-life, config and session boosts. `StaticFactors`
 holds one array per slot for each input of recency, source and position, the multiplier, and
-the tie-break keys; the formulas that turn them into factor values are in `core.scoring`.
+the tie-break keys; the formulas that turn them into factor values are in `core.search.scoring`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from fnmatch import fnmatchcase
 
 import numpy as np
 
-from memtui.core.arrays import BoolArray, FloatArray, IntArray
-from memtui.core.config import FACTOR_NAMES, Config, normalise_weights
+from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
+from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
 from memtui.core.model import Entry, Multiplier, Source, multiplier_product
-from memtui.core.scoring import position_score, recency_values
+from memtui.core.search.scoring import position_score, recency_values
 
 SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
 """Sources as small integers, for the per-slot `source_code` array and source filters."""

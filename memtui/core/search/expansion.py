@@ -4,7 +4,7 @@ A term matches its exact word; with prefix expansion also every word it starts (
 closer completions earn more) and every word sharing its variant stem (the term minus a common
 English suffix: `deployment` matches `deploy`, `deployed`). When none of those has a live
 posting, the live index falls back to typo matches (`Index.fuzzy_words`). Credits are the
-`core.scoring` constants; an `Expansion` keeps the matched words and their postings side by side
+`core.search.scoring` constants; an `Expansion` keeps the matched words and their postings side by side
 so the ranker sums them per slot and the explanation reads the same arrays back.
 """
 
@@ -15,16 +15,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memtui.core.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
+from memtui.core.search.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
 from memtui.core.model import MatchKind
-from memtui.core.scoring import (
+from memtui.core.search.scoring import (
     FUZZY_CREDIT_SCALE,
     HEADING_WEIGHT,
     PREFIX_BASE_CREDIT,
     VARIANT_CREDIT,
 )
-from memtui.core.segment import Segment
-from memtui.core.tokenize import is_cjk
+from memtui.core.search.segment import Segment
+from memtui.core.search.tokenize import is_cjk
 
 FUZZY_MIN_CHARS = 4
 FUZZY_CUTOFF = 0.75

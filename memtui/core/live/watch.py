@@ -24,7 +24,7 @@ from pathlib import Path
 
 from watchfiles import Change, awatch
 
-from memtui.core.walk import IGNORED_FOLDERS
+from memtui.core.reading.walk import IGNORED_FOLDERS
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 

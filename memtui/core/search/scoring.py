@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from memtui.core.arrays import BoolArray, FloatArray
-from memtui.core.config import FACTOR_NAMES
+from memtui.core.search.arrays import BoolArray, FloatArray
+from memtui.core.settings.config import FACTOR_NAMES
 
 BM25_K1 = 1.2
 BM25_B = 0.5

@@ -4,7 +4,7 @@ A `Segment` holds its vocabulary sorted, so term ids follow sorted order and all
 with a prefix form one contiguous id range found by bisect; its postings are numpy arrays in
 CSR form (`ptr[id]:ptr[id+1]` are the postings of word `id`), each posting a slot with its
 heading and body occurrence counts. `build_main_segment` tokenizes entries in batches (the
-texts are chosen by `core.fields`); `build_segment` builds a small segment from tokens already
+texts are chosen by `core.search.fields`); `build_segment` builds a small segment from tokens already
 at hand (the live index's delta).
 """
 
@@ -23,12 +23,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.allocator import give_back_memory
-from memtui.core.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray, SmallArray
-from memtui.core.fields import context_text, file_words, heading_text
-from memtui.core.fork import can_fork, start_in_child
+from memtui.core.live.allocator import give_back_memory
+from memtui.core.search.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray, SmallArray
+from memtui.core.search.fields import context_text, file_words, heading_text
+from memtui.core.live.fork import can_fork, start_in_child
 from memtui.core.model import Entry
-from memtui.core.tokenize import TEXT_SEPARATOR, batch_tokens
+from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens
 
 BUILD_BATCH = 256
 """Entries tokenized per pass at load: large enough to amortise the per-call cost (256 built
@@ -311,7 +311,7 @@ def build_main_segment(entries: Sequence[Entry], *,
     """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time.
 
     From TWO_PROCESS_MIN_ENTRIES on (or as `two_processes` says), a forked child tokenizes
-    the later batches while this process does the first PARENT_SHARE (`core.fork`): the build
+    the later batches while this process does the first PARENT_SHARE (`core.live.fork`): the build
     is nearly all Python, one core's worth under the GIL, and at 50,000 entries it is what a
     word typed after a cold start waits for. The child's batches are renumbered into this
     builder's word ids, so the segment is the same as a one-process build (tests compare

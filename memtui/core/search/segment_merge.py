@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memtui.core.arrays import CountArray, IntArray
-from memtui.core.segment import Segment, slot_dtype
+from memtui.core.search.arrays import CountArray, IntArray
+from memtui.core.search.segment import Segment, slot_dtype
 
 
 def renumbered(parts: Sequence[tuple[Segment, IntArray]], slots: int) -> Segment:

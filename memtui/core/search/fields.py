@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memtui.core.model import Entry
-from memtui.core.tokenize import phrase_key, tokens
+from memtui.core.search.tokenize import phrase_key, tokens
 
 _CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _METADATA_KEYS = ("name", "title", "description", "summary")

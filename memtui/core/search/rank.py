@@ -1,9 +1,9 @@
 """The Ranker: scores a query over the live Index into a RankContext, every candidate at once.
 
-It keeps the per-slot static arrays (`core.statics`) in step with the index and caches what a
+It keeps the per-slot static arrays (`core.search.statics`) in step with the index and caches what a
 keystroke would otherwise redo: per-term credited tf, phrase counts, filter masks, the length
-normalisation and the static part of the score. Scoring applies the `core.scoring` formulas to
-numpy arrays over all candidates; the returned `RankContext` (`core.hits`) turns them into
+normalisation and the static part of the score. Scoring applies the `core.search.scoring` formulas to
+numpy arrays over all candidates; the returned `RankContext` (`core.search.hits`) turns them into
 hits and explanations.
 """
 
@@ -16,13 +16,13 @@ from typing import Any
 
 import numpy as np
 
-from memtui.core.arrays import BoolArray, FloatArray, IntArray
-from memtui.core.fields import heading_and_body_keys
-from memtui.core.hits import RankContext, TermScores
-from memtui.core.index import Index
+from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
+from memtui.core.search.fields import heading_and_body_keys
+from memtui.core.search.hits import RankContext, TermScores
+from memtui.core.search.index import Index
 from memtui.core.model import Entry, multiplier_product
-from memtui.core.query import Query
-from memtui.core.scoring import (
+from memtui.core.search.query import Query
+from memtui.core.search.scoring import (
     BM25_K1,
     HEADING_WEIGHT,
     apply_multiplier,
@@ -31,7 +31,7 @@ from memtui.core.scoring import (
     k1_length_norm,
     static_part,
 )
-from memtui.core.statics import (
+from memtui.core.search.statics import (
     SOURCE_CODES,
     Settings,
     StaticFactors,
@@ -39,7 +39,7 @@ from memtui.core.statics import (
     concat_statics,
     entry_multipliers,
 )
-from memtui.core.tokenize import count_phrase, tokens
+from memtui.core.search.tokenize import count_phrase, tokens
 
 SUGGESTION_CUTOFF = 0.6
 TERM_CACHE_SIZE = 8
@@ -57,7 +57,7 @@ class Ranker:
         self.index = index
         self.settings = settings
         self.root_targets: Mapping[str, tuple[str, ...]] = root_targets or {"": ()}
-        """`Entry.root` -> what a `root:` glob matches (`core.roots.match_targets`)."""
+        """`Entry.root` -> what a `root:` glob matches (`core.live.roots.match_targets`)."""
         self.statics = compute_statics(index.entries, settings)
         self._revision = 0
         """Bumped whenever statics or settings change; keys the derived caches below."""

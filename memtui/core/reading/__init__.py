@@ -1,0 +1,1 @@
+"""Reading: one file on disk -> decoded text -> its entries (walk, text, frontmatter, parse)."""

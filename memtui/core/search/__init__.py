@@ -1,0 +1,1 @@
+"""Search: the tokenizer, the query grammar, the inverted index and the ranker."""

@@ -1,0 +1,1 @@
+"""Settings and state: the config file, writing it back, and the query history."""
