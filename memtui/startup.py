@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from memtui.core.live.roots import MemoryRoot, covering, folder_label, make_roots
 from memtui.core.places import claude
 from memtui.core.settings.config import Config, ConfigError, load_config
-from memtui.core.live.roots import MemoryRoot, covering, folder_label, make_roots
 from memtui.demo import materialise_demo, materialise_demo_roots
 from memtui.errors import UsageError
 

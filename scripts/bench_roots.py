@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 from memtui.bench.corpus import write_corpus
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
 from memtui.core.live.roots import MemoryRoot
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 QUERIES = ("deploy rollback", "postgres migration", "invoice", "release checklist")

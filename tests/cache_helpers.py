@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
 from memtui.core.live.roots import MemoryRoot, folder_label, make_roots
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 QUERIES = ("deploy", "depl", "login test", "invoice", "deploymnet", "ci", "source:daily deploy",

@@ -1,8 +1,8 @@
 """A slow, obviously-correct reference of ranking, as documented in memtui/core/search/scoring.py.
 
-Shared with production: the scalar formulas of `memtui.core.search.scoring` (`idf`, `k1_length_norm`,
-`saturate`, `combine`, `apply_multiplier`), imported below. They are a few lines each; what
-this reference checks is everything that feeds them.
+Shared with production: the scalar formulas of `memtui.core.search.scoring` (`idf`,
+`k1_length_norm`, `saturate`, `combine`, `apply_multiplier`), imported below. They are a few
+lines each; what this reference checks is everything that feeds them.
 
 Re-implemented here as plain loops over entries and their tokens (no index, no numpy, no
 caches), from the documented rules and their literal constants: which text is heading, body
@@ -21,10 +21,10 @@ from fnmatch import fnmatchcase
 
 from rapidfuzz.distance import OSA
 
-from memtui.core.settings.config import Config, normalise_weights
 from memtui.core.model import Entry, Source
 from memtui.core.search.scoring import apply_multiplier, combine, idf, k1_length_norm, saturate
 from memtui.core.search.tokenize import is_cjk, tokens
+from memtui.core.settings.config import Config, normalise_weights
 
 SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
             "ies", "ers", "er", "ed", "es", "s")

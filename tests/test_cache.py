@@ -13,8 +13,8 @@ from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
 from memtui.core.cache import entry_columns
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
+from memtui.core.settings.config import Config
 
 
 def cache_file(root: Path) -> Path:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import memtui.demo
-from memtui.core.model import Source
 from memtui.core.live.store import Store
+from memtui.core.model import Source
 from memtui.demo import fill_dates, materialise_demo
 
 TODAY = dt.date(2026, 11, 21)

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 
 from memtui.core.live import engine as engine_module
-from memtui.core.search import index as index_module
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
-from memtui.core.search.hits import RankContext
 from memtui.core.model import RankResult
+from memtui.core.search import index as index_module
+from memtui.core.search.hits import RankContext
 from memtui.core.search.query import Query, QueryError
+from memtui.core.settings.config import Config
 
 QUERIES = ["deploy", "depl", "login test", "invoice", "deploymnet", "ci", "source:daily deploy",
            "fixed -login", '"flaky login"', "数据", "after:2026-11-01", ""]

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.settings.config import Config, ConfigError, parse_config
-from memtui.core.live.engine import Engine
 from memtui.core.health import duplicates
 from memtui.core.health.check import check_health
 from memtui.core.health.duplicates import candidate_pairs
 from memtui.core.health.model import Check, HealthReport
 from memtui.core.health.settings import DEFAULT_LOAD_LINES, HealthSettings, LoadLine
+from memtui.core.live.engine import Engine
+from memtui.core.settings.config import Config, ConfigError, parse_config
 from memtui.demo import materialise_demo
 
 TODAY = dt.date(2026, 11, 21)

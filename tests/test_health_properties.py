@@ -14,15 +14,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.core.settings.config import Config
-from memtui.core.live.engine import Engine
 from memtui.core.health.duplicates import duplicate_pairs, find_duplicates, normalised_text
 from memtui.core.health.load_line import cut_of, find_beyond_load_line
 from memtui.core.health.settings import HealthSettings, LoadLine
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
 from memtui.core.reading.parse import parse_file
-from memtui.core.secrets import mask_secrets, secret_kinds
 from memtui.core.search.terms import EntryTerms
+from memtui.core.secrets import mask_secrets, secret_kinds
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 SENTENCES = (

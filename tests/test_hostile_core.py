@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from memtui.bench import hostile
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
+from memtui.core.live.store import Store
 from memtui.core.model import Entry
 from memtui.core.sanitize import has_unsafe, one_line
-from memtui.core.live.store import Store
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from reference_rank import make_entry
 
+from memtui.core.model import MatchKind
 from memtui.core.search import index as index_module
 from memtui.core.search import segment as segment_module
 from memtui.core.search.expansion import variant_stem
 from memtui.core.search.fields import entry_tokens
 from memtui.core.search.index import Index
-from memtui.core.model import MatchKind
 from memtui.core.search.segment import build_segment
 
 WORDS = ["deploy", "deployed", "deployment", "depot", "staging", "kubernetes", "ci", "数据"]

@@ -170,8 +170,9 @@ def test_the_readme_lists_every_module() -> None:
     """The Development section's table has a row per module (packages that only group others
     and `__main__` aside), so a new module cannot go unmentioned."""
     readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    core_groups = ("live", "places", "reading", "search", "settings")
     grouping = {"memtui", "memtui.__main__", "memtui.ui.screens", "memtui.ui.widgets",
-                    *(f"memtui.core.{g}" for g in ("live", "places", "reading", "search", "settings"))}
+                *(f"memtui.core.{group}" for group in core_groups)}
     missing = [name for name in MODULES if name not in grouping
                and f"| `{name.removeprefix('memtui.')}` |" not in readme]
     assert not missing, f"add a row to the README's module table for {missing}"

@@ -19,14 +19,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_rank import make_entry
 
-from memtui.core.search import index as index_module
 from memtui.core.live import snapshot as snapshot_module
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
-from memtui.core.search.index import Index
-from memtui.core.model import Entry
-from memtui.core.search.segment import EMPTY_SEGMENT, Segment
 from memtui.core.live.snapshot import Snapshot
+from memtui.core.model import Entry
+from memtui.core.search import index as index_module
+from memtui.core.search.index import Index
+from memtui.core.search.segment import EMPTY_SEGMENT, Segment
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 23)
 GIANT_WORDS = 20_000

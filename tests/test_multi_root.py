@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memtui.cli import main
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
+from memtui.core.live.roots import MemoryRoot, distinct_labels, folder_label, make_roots
 from memtui.core.model import Entry
 from memtui.core.reading.parse import entry_id
-from memtui.core.live.roots import MemoryRoot, distinct_labels, folder_label, make_roots
+from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 

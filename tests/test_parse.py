@@ -7,8 +7,8 @@ import datetime as dt
 import layouts
 import pytest
 
-from memtui.core.reading.frontmatter import MAX_FRONTMATTER_BYTES, nesting_depth, read_frontmatter
 from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.reading.frontmatter import MAX_FRONTMATTER_BYTES, nesting_depth, read_frontmatter
 from memtui.core.reading.parse import (
     LARGE_SECTION_LINES,
     MAX_HEADING_CHARS,

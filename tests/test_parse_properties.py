@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memtui.core.reading.parse import _display_safe, count_entries, parse_file
-from memtui.core.sanitize import visible
 from memtui.core.reading.text import BinaryFile, decode, line_count
+from memtui.core.sanitize import visible
 
 PATHS = st.sampled_from(
     ["MEMORY.md", "memory/2026-11-20.md", "HISTORY.md", "notes/topic.md", "2026-02-30.md"]

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from reference_rank import make_entry
 
-from memtui.core.settings.config import Boost, Config
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Explanation, MatchKind, RankResult, Source
+from memtui.core.settings.config import Boost, Config
 
 TODAY = dt.date(2026, 6, 1)
 FILLER = "alpha beta gamma delta epsilon zeta eta theta"

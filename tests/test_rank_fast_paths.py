@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference_rank import make_entry
 
+from memtui.core.model import Entry
 from memtui.core.search import index as index_module
 from memtui.core.search.expansion import Expansion
 from memtui.core.search.hits import top_threshold
 from memtui.core.search.index import Index
-from memtui.core.model import Entry
 
 WORDS = ("alpha", "alpine", "ab", "beta", "bet", "bar", "banana", "cache", "cab", "deploy")
 

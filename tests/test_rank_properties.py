@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from reference_rank import make_entry, reference_scores
 
-from memtui.core.settings.config import FACTOR_NAMES, Boost, Config
 from memtui.core.live.engine import Engine
-from memtui.core.search.hits import RankedHits
 from memtui.core.model import Entry, Source
+from memtui.core.search.hits import RankedHits
 from memtui.core.search.query import QueryError, parse_query
+from memtui.core.settings.config import FACTOR_NAMES, Boost, Config
 
 TODAY = dt.date(2026, 6, 1)
 WORDS = st.text(alphabet="abcdeé", min_size=1, max_size=7)

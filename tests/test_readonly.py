@@ -25,9 +25,9 @@ from ui_helpers import build_app, type_query, wait_loaded, wait_until
 
 from memtui.bench import hostile
 from memtui.cli import main
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
 from memtui.core.live.watch import RootWatcher
+from memtui.core.settings.config import Config
 from memtui.ui.app import MemtuiApp
 
 TODAY = dt.date(2026, 11, 21)

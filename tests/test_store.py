@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.core.model import Source
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.store import Store
+from memtui.core.model import Source
 from memtui.core.reading.walk import MAX_DEPTH, MAX_FILE_BYTES
 
 TODAY = dt.date(2026, 11, 21)

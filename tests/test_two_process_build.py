@@ -1,5 +1,5 @@
-"""The two-process index build (`core.search.segment`, `core.live.fork`): the same segment as a one-process
-build, whatever the child does, and no child left behind."""
+"""The two-process index build (`core.search.segment`, `core.live.fork`): the same segment
+as a one-process build, whatever the child does, and no child left behind."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from reference_rank import make_entry
 
 from memtui.core.live import fork
-from memtui.core.search import segment as segment_module
 from memtui.core.model import Entry
+from memtui.core.search import segment as segment_module
 from memtui.core.search.segment import Segment, build_main_segment
 
 pytestmark = pytest.mark.skipif(not fork.can_fork(), reason="two-process builds need fork")

@@ -16,9 +16,9 @@ from textual.widgets import Static
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
 
-from memtui.core.settings.config import Config
 from memtui.core.model import Entry, RankResult
 from memtui.core.search.query import QueryError
+from memtui.core.settings.config import Config
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine

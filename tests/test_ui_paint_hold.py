@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, cast
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, demo_app, rows, type_query, wait_loaded, wait_until
 
-from memtui.core.settings.config import Config
 from memtui.core.model import Entry, RankResult
+from memtui.core.settings.config import Config
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.widgets.query import QueryInput
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.content import Content
 
-from memtui.core.model import ChangeSet, RankResult
 from memtui.core.live.watch import WatchMode
+from memtui.core.model import ChangeSet, RankResult
 from memtui.ui import status, widths
 
 HOSTILE = "[bold red]x[/]\x1b[31m\nline two"

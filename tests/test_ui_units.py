@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
-from memtui.core.settings.config import Config
 from memtui.core.model import ChangeSet, Factor, Hit
 from memtui.core.search.query import FILTER_NAMES
+from memtui.core.settings.config import Config
 from memtui.ui import filters as ui_filters
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.editor import editor_command

@@ -11,7 +11,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memtui.core.settings.config import Config
 from memtui.core.model import (
     ChangeSet,
     Entry,
@@ -26,6 +25,7 @@ from memtui.core.model import (
     TermMatch,
     TokenMatch,
 )
+from memtui.core.settings.config import Config
 
 
 def make_entry(index: int, title: str, body: str, **changes: object) -> Entry:

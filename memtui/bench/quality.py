@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memtui.core.settings.config import Config
 from memtui.core.live.engine import Engine
+from memtui.core.settings.config import Config
 from memtui.demo import materialise_demo
 
 CUTOFF = 10

@@ -27,10 +27,10 @@ from typing import Any
 from memtui.bench.baselines import Document, Fts5Index, NaiveScan
 from memtui.bench.corpus import CorpusSummary
 from memtui.bench.keystrokes import all_keystrokes, derive_queries, latency_summary, time_each
-from memtui.core.settings.config import Config
-from memtui.core.live.engine import Engine
 from memtui.core.health.check import check_health
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
+from memtui.core.settings.config import Config
 
 SEARCH_LIMIT = 50
 """Hits asked of every ranker per keystroke: more than a results list shows at once."""

@@ -40,8 +40,8 @@ from textual.pilot import Pilot
 from memtui.bench.keystrokes import keystrokes, latency_summary
 from memtui.bench.runner import BenchSetup, peak_rss_mb
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.settings.config import load_config
 from memtui.core.live.engine import Engine
+from memtui.core.settings.config import load_config
 from memtui.ui.app import AppOptions, MemtuiApp
 from memtui.ui.screens.main import MainScreen
 

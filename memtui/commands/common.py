@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
-from memtui.core.settings.config import Config
 from memtui.core.secrets import mask_secrets
+from memtui.core.settings.config import Config
 from memtui.startup import Startup, load_startup
 
 _JSON_UNSAFE = re.compile(

@@ -16,9 +16,9 @@ from typing import Any, TextIO
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.output import root_fields, roots_payload, used_note
 from memtui.core.cite import date_label, iso_date
-from memtui.core.live.engine import Engine
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 

@@ -23,8 +23,8 @@ from memtui.commands.output import (
 from memtui.core.cite import date_label
 from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
-from memtui.core.search.query import QueryError, parse_query
 from memtui.core.sanitize import one_line
+from memtui.core.search.query import QueryError, parse_query
 from memtui.errors import UsageError
 
 

@@ -16,8 +16,8 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
 from memtui.core.places import claude
-from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.core.places.survey import Survey, survey
+from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.startup import Candidate, discover, searched_places, surroundings, tilde
 
 

@@ -119,8 +119,9 @@ class ChangeSet:
 
 
 # --- ranking results -------------------------------------------------------------------------
-# Produced by the ranker (`core.search.rank`, `core.search.hits`), read by the CLI and the UI. The explanation
-# is built by the same code that computes the score, so `Explanation.score == Hit.score` always.
+# Produced by the ranker (`core.search.rank`, `core.search.hits`), read by the CLI and the UI.
+# The explanation is built by the same code that computes the score, so
+# `Explanation.score == Hit.score` always.
 
 
 class MatchKind(StrEnum):

@@ -26,6 +26,11 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from memtui.core.live.allocator import share_one_malloc_arena
+from memtui.core.live.roots import MemoryRoot, folder_label
+from memtui.core.live.watch import RootWatcher
+from memtui.core.live.watch_roots import RootsWatcher
+from memtui.core.sanitize import one_line, visible
+from memtui.core.secrets import mask_secrets
 from memtui.core.settings.config import Config
 from memtui.core.settings.config_file import (
     ConfigWriteError,
@@ -33,11 +38,6 @@ from memtui.core.settings.config_file import (
     config_file_in_use,
     save_settings,
 )
-from memtui.core.live.roots import MemoryRoot, folder_label
-from memtui.core.sanitize import one_line, visible
-from memtui.core.secrets import mask_secrets
-from memtui.core.live.watch import RootWatcher
-from memtui.core.live.watch_roots import RootsWatcher
 from memtui.startup import Candidate, Startup, demo_root, tilde
 from memtui.ui import widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS

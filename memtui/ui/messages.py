@@ -25,12 +25,12 @@ from textual.message import Message
 from memtui.core.model import ChangeSet, RankResult
 
 if TYPE_CHECKING:
-    from memtui.core.settings.config_file import SettingValue
-    from memtui.core.live.engine import Engine
     from memtui.core.health.model import HealthReport, LoadCut
-    from memtui.core.model import Entry
+    from memtui.core.live.engine import Engine
     from memtui.core.live.roots import MemoryRoot
+    from memtui.core.model import Entry
     from memtui.core.places.survey import Survey
+    from memtui.core.settings.config_file import SettingValue
     from memtui.startup import Candidate
     from memtui.ui.handoff import Picked, Purpose
 

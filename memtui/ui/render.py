@@ -16,9 +16,9 @@ from rich.text import Text
 from textual.content import Content
 
 from memtui.core.cite import date_label
-from memtui.core.settings.config import FACTOR_NAMES
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line
+from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui import widths
 
 FACTOR_STYLE = {name: f"$factor-{name}" for name in FACTOR_NAMES}

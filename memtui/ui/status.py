@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from textual.content import Content
 
+from memtui.core.live.watch import WatchMode
 from memtui.core.model import ChangeSet, RankResult
 from memtui.core.sanitize import one_line
-from memtui.core.live.watch import WatchMode
 from memtui.ui import widths
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 

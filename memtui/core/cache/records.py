@@ -13,10 +13,10 @@ from functools import cache
 from pathlib import Path
 
 from memtui import __version__
-from memtui.core.search.arrays import FloatArray
 from memtui.core.model import Entry
-from memtui.core.search.segment import Segment
 from memtui.core.reading.walk import Signature
+from memtui.core.search.arrays import FloatArray
+from memtui.core.search.segment import Segment
 
 FORMAT_VERSION = 3
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.

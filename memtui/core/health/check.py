@@ -13,16 +13,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from memtui.core.live.allocator import give_back_memory
-from memtui.core.live.engine import Engine
 from memtui.core.health.dated import find_stale, find_superseded
 from memtui.core.health.duplicates import find_duplicates
 from memtui.core.health.load_line import find_beyond_load_line, past_load_line, read_texts
 from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.health.settings import HealthSettings
+from memtui.core.live.allocator import give_back_memory
+from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
-from memtui.core.secrets import secret_kinds
 from memtui.core.search.terms import EntryTerms
+from memtui.core.secrets import secret_kinds
 
 
 def find_secrets(entries: Iterable[Entry]) -> tuple[list[Finding], Counter[str]]:

@@ -20,10 +20,10 @@ from itertools import pairwise
 import numpy as np
 from rapidfuzz import fuzz
 
-from memtui.core.search.arrays import BoolArray, IntArray
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
+from memtui.core.search.arrays import BoolArray, IntArray
 from memtui.core.search.terms import EntryTerms, gathered
 from memtui.core.search.tokenize import tokens
 

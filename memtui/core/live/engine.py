@@ -19,21 +19,21 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from memtui.core.live.allocator import give_back_memory
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.settings.config import Config
+from memtui.core.live.allocator import give_back_memory
+from memtui.core.live.roots import MemoryRoot, folder_label, match_targets
+from memtui.core.live.store import Store
+from memtui.core.live.warm import RootCaches, entry_order
+from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
+from memtui.core.reading.walk import relative_path
 from memtui.core.search.hits import RankContext, build_result
 from memtui.core.search.index import Index
-from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
 from memtui.core.search.query import Query, parse_query
 from memtui.core.search.rank import Ranker, elapsed_since
-from memtui.core.live.roots import MemoryRoot, folder_label, match_targets
 from memtui.core.search.segment import build_main_segment
 from memtui.core.search.statics import Settings, make_settings
-from memtui.core.live.store import Store
 from memtui.core.search.terms import EntryTerms, collect_terms
-from memtui.core.reading.walk import relative_path
-from memtui.core.live.warm import RootCaches, entry_order
+from memtui.core.settings.config import Config
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) and a backspace

@@ -10,8 +10,8 @@ What is read from disk, and how safely, is `core.reading.walk`; this module deci
   alone (`count_entries`: no entries are built). `HISTORY.md` is windowed per entry (it is one
   long append-only daily log). Long-term files, notes and undated daily notes always load.
 
-Every mutation builds new immutable snapshots (`core.live.snapshot`) and swaps them in, so readers on
-other threads always see a consistent version (the engine serialises `apply_changes`/`set_window`
+Every mutation builds new immutable snapshots (`core.live.snapshot`) and swaps them in, so readers
+on other threads always see a consistent version (the engine serialises `apply_changes`/`set_window`
 itself). A snapshot's next version shares its base and layers the change on top, and the known
 paths live in sorted indexes, so a batch of hints costs the hints and the files they name, not
 the corpus.
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
+from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
 from memtui.core.reading.parse import FileKind, classify, count_entries
-from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.reading.walk import (
     MAX_FILES,
     Scan,

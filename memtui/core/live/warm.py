@@ -22,15 +22,15 @@ from pathlib import Path
 
 import numpy as np
 
-from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
-from memtui.core.search.index import COMPACT_MIN_DELTA, Index
+from memtui.core.live.store import Store
 from memtui.core.model import Entry
+from memtui.core.reading.walk import Scan, walk_tree
+from memtui.core.search.arrays import FloatArray, IntArray
+from memtui.core.search.index import COMPACT_MIN_DELTA, Index
 from memtui.core.search.segment import Segment
 from memtui.core.search.segment_merge import renumbered
-from memtui.core.live.store import Store
-from memtui.core.reading.walk import Scan, walk_tree
 
 _path_of = attrgetter("path")
 

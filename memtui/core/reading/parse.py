@@ -49,8 +49,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from memtui.core.reading.frontmatter import Frontmatter, read_frontmatter
 from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.reading.frontmatter import Frontmatter, read_frontmatter
 from memtui.core.sanitize import visible
 
 MAX_SECTIONS = 5000

@@ -4,8 +4,8 @@ A term matches its exact word; with prefix expansion also every word it starts (
 closer completions earn more) and every word sharing its variant stem (the term minus a common
 English suffix: `deployment` matches `deploy`, `deployed`). When none of those has a live
 posting, the live index falls back to typo matches (`Index.fuzzy_words`). Credits are the
-`core.search.scoring` constants; an `Expansion` keeps the matched words and their postings side by side
-so the ranker sums them per slot and the explanation reads the same arrays back.
+`core.search.scoring` constants; an `Expansion` keeps the matched words and their postings side
+by side so the ranker sums them per slot and the explanation reads the same arrays back.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memtui.core.search.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
 from memtui.core.model import MatchKind
+from memtui.core.search.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
 from memtui.core.search.scoring import (
     FUZZY_CREDIT_SCALE,
     HEADING_WEIGHT,

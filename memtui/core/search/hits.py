@@ -20,9 +20,6 @@ from typing import Any, overload
 
 import numpy as np
 
-from memtui.core.search.arrays import FloatArray, IntArray
-from memtui.core.settings.config import FACTOR_NAMES
-from memtui.core.search.expansion import Expansion
 from memtui.core.model import (
     Entry,
     Explanation,
@@ -33,9 +30,18 @@ from memtui.core.model import (
     TermMatch,
     TokenMatch,
 )
+from memtui.core.search.arrays import FloatArray, IntArray
+from memtui.core.search.expansion import Expansion
 from memtui.core.search.query import Query
-from memtui.core.search.scoring import apply_multiplier, combine, k1_length_norm, saturate, static_part
+from memtui.core.search.scoring import (
+    apply_multiplier,
+    combine,
+    k1_length_norm,
+    saturate,
+    static_part,
+)
 from memtui.core.search.statics import Settings, StaticFactors, entry_multipliers, position_rank
+from memtui.core.settings.config import FACTOR_NAMES
 
 HEAD_SIZE = 200
 """Hits ordered eagerly per search; the rest of the order is sorted on first access beyond."""

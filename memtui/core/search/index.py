@@ -1,8 +1,8 @@
 """The live inverted index over entries: slots, live flags and two segments, updated per file.
 
-Every entry gets an integer *slot*. Expanding a query term (`core.search.expansion`) is a few bisects
-and array slices over the sorted vocabulary of each segment (`core.search.segment`); the ranker then
-scores all postings in one vectorised step. One- and two-letter prefixes match a large share of
+Every entry gets an integer *slot*. Expanding a query term (`core.search.expansion`) is a few
+bisects and array slices over the sorted vocabulary of each segment (`core.search.segment`); the
+ranker then scores all postings in one vectorised step. One- and two-letter prefixes match a large share of
 all postings, so their summed tf over the main segment is kept (warmed at load, see
 `Index.term_frequencies`): typing the first letter costs no more than typing the fifth.
 
@@ -23,6 +23,7 @@ import numpy as np
 from rapidfuzz.distance import OSA
 from rapidfuzz.process import extract
 
+from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray, SlotArray
 from memtui.core.search.expansion import (
     FUZZY_CUTOFF,
@@ -37,7 +38,6 @@ from memtui.core.search.expansion import (
     variant_stem,
 )
 from memtui.core.search.fields import entry_tokens
-from memtui.core.model import Entry
 from memtui.core.search.segment import EMPTY_SEGMENT, Segment, build_main_segment, build_segment
 from memtui.core.search.tokenize import is_cjk
 

@@ -2,8 +2,8 @@
 
 It keeps the per-slot static arrays (`core.search.statics`) in step with the index and caches what a
 keystroke would otherwise redo: per-term credited tf, phrase counts, filter masks, the length
-normalisation and the static part of the score. Scoring applies the `core.search.scoring` formulas to
-numpy arrays over all candidates; the returned `RankContext` (`core.search.hits`) turns them into
+normalisation and the static part of the score. Scoring applies the `core.search.scoring` formulas
+to numpy arrays over all candidates; the returned `RankContext` (`core.search.hits`) turns them into
 hits and explanations.
 """
 
@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from memtui.core.model import Entry, multiplier_product
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
 from memtui.core.search.fields import heading_and_body_keys
 from memtui.core.search.hits import RankContext, TermScores
 from memtui.core.search.index import Index
-from memtui.core.model import Entry, multiplier_product
 from memtui.core.search.query import Query
 from memtui.core.search.scoring import (
     BM25_K1,

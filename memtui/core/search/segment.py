@@ -4,8 +4,8 @@ A `Segment` holds its vocabulary sorted, so term ids follow sorted order and all
 with a prefix form one contiguous id range found by bisect; its postings are numpy arrays in
 CSR form (`ptr[id]:ptr[id+1]` are the postings of word `id`), each posting a slot with its
 heading and body occurrence counts. `build_main_segment` tokenizes entries in batches (the
-texts are chosen by `core.search.fields`); `build_segment` builds a small segment from tokens already
-at hand (the live index's delta).
+texts are chosen by `core.search.fields`); `build_segment` builds a small segment from tokens
+already at hand (the live index's delta).
 """
 
 from __future__ import annotations
@@ -24,10 +24,17 @@ import numpy as np
 import numpy.typing as npt
 
 from memtui.core.live.allocator import give_back_memory
-from memtui.core.search.arrays import CountArray, FloatArray, IntArray, ScalarT, SlotArray, SmallArray
-from memtui.core.search.fields import context_text, file_words, heading_text
 from memtui.core.live.fork import can_fork, start_in_child
 from memtui.core.model import Entry
+from memtui.core.search.arrays import (
+    CountArray,
+    FloatArray,
+    IntArray,
+    ScalarT,
+    SlotArray,
+    SmallArray,
+)
+from memtui.core.search.fields import context_text, file_words, heading_text
 from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens
 
 BUILD_BATCH = 256

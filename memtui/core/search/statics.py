@@ -13,10 +13,10 @@ from fnmatch import fnmatchcase
 
 import numpy as np
 
-from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
-from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
 from memtui.core.model import Entry, Multiplier, Source, multiplier_product
+from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
 from memtui.core.search.scoring import position_score, recency_values
+from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
 
 SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
 """Sources as small integers, for the per-slot `source_code` array and source filters."""

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.model import Entry
+from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.search.segment import Segment
 
 

@@ -22,10 +22,10 @@ from textual.widgets import Footer, Static
 
 from memtui.core import cite
 from memtui.core.model import Entry
-from memtui.core.sanitize import one_line
-from memtui.core.secrets import mask_secrets
 from memtui.core.reading.text import split_lines
 from memtui.core.reading.walk import MAX_FILE_BYTES, read_text
+from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
 from memtui.ui import messages, widths
 from memtui.ui.widgets.file_lines import FileLines, display_line
 

@@ -34,16 +34,16 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from memtui.core.live.allocator import give_back_memory
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
 from memtui.core.health.check import load_line_cuts
-from memtui.core.settings.history import default_history_path
-from memtui.core.model import Entry, Hit, RankResult
-from memtui.core.search.query import QueryError
-from memtui.core.sanitize import one_line
+from memtui.core.live.allocator import give_back_memory
+from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
 from memtui.core.live.watch import WatchMode
 from memtui.core.live.watch_roots import watch_roots
+from memtui.core.model import Entry, Hit, RankResult
+from memtui.core.sanitize import one_line
+from memtui.core.search.query import QueryError
+from memtui.core.settings.history import default_history_path
 from memtui.ui import messages, render, status, widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor

@@ -22,8 +22,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from memtui.core.live.roots import MemoryRoot
-from memtui.core.sanitize import one_line
 from memtui.core.places.survey import Survey, survey
+from memtui.core.sanitize import one_line
 from memtui.startup import Candidate, discover, drop_nested, tilde
 from memtui.ui import widths
 from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen

@@ -20,8 +20,8 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from memtui.core.health.model import LoadCut
-from memtui.core.model import Entry, Hit
 from memtui.core.live.roots import MemoryRoot
+from memtui.core.model import Entry, Hit
 from memtui.ui import render
 from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.gone import gone_rule
