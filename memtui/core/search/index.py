@@ -2,8 +2,8 @@
 
 Every entry gets an integer *slot*. Expanding a query term (`core.search.expansion`) is a few
 bisects and array slices over the sorted vocabulary of each segment (`core.search.segment`); the
-ranker then scores all postings in one vectorised step. One- and two-letter prefixes match a large share of
-all postings, so their summed tf over the main segment is kept (warmed at load, see
+ranker then scores all postings in one vectorised step. One- and two-letter prefixes match a
+large share of all postings, so their summed tf over the main segment is kept (warmed at load, see
 `Index.term_frequencies`): typing the first letter costs no more than typing the fifth.
 
 Updates never rebuild the whole index: the *main* segment is built once at load; entries of files
