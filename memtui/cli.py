@@ -53,18 +53,28 @@ def add_common(parser: argparse.ArgumentParser, *, several: bool = True) -> None
     """ROOT(s) and the options every command that opens memory has; `several`: ROOT… and --all."""
     if several:
         parser.add_argument(
-            "roots", nargs="*", metavar="ROOT",
+            "roots",
+            nargs="*",
+            metavar="ROOT",
             help="memory folder(s), searched together (default: the closest one found)",
         )
         parser.add_argument(
-            "--all", dest="every", action="store_true",
+            "--all",
+            dest="every",
+            action="store_true",
             help="open every memory folder found (see `memtui roots`), or both demo roots",
         )
     else:
-        parser.add_argument("roots", nargs="?", metavar="ROOT",
-                            help="memory folder (default: the closest one found)")
+        parser.add_argument(
+            "roots",
+            nargs="?",
+            metavar="ROOT",
+            help="memory folder (default: the closest one found)",
+        )
     parser.add_argument(
-        "--days", type=non_negative_int, default=None,
+        "--days",
+        type=non_negative_int,
+        default=None,
         help="load daily notes from the last N days (default 30 or config; 0 = all)",
     )
     parser.add_argument(
@@ -79,8 +89,11 @@ def add_app_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--query", "-q", default="", help="start with this query")
     parser.add_argument("--theme", default=None, help="theme name")
     parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="read every file again and write no cache (see `memtui cache`)")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every file again and write no cache (see `memtui cache`)",
+    )
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
@@ -119,7 +132,9 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.description = "Measure load, rerank and update speed against reference baselines."
         add_common(parser, several=False)
         parser.add_argument(
-            "--entries", type=non_negative_int, default=None,
+            "--entries",
+            type=non_negative_int,
+            default=None,
             help="generate a synthetic corpus of N entries instead of reading ROOT",
         )
         parser.add_argument("--queries", default=None, help="file with one query per line")
@@ -137,17 +152,20 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.description = (
             "The TUI as a picker: space marks entries, enter prints the marked ones (or the "
             "selected one) to stdout and exits 0; esc or ctrl+c prints nothing and exits 1. "
-            "The app draws on stderr, so `memtui pick > out.md` and \"$(memtui pick)\" work."
+            'The app draws on stderr, so `memtui pick > out.md` and "$(memtui pick)" work.'
         )
         add_common(parser)
         add_app_options(parser)
         parser.add_argument(
-            "--format", choices=("cite", "md", "json"), default="md",
+            "--format",
+            choices=("cite", "md", "json"),
+            default="md",
             help="cite: path:start–end per line; md: each entry quoted under its citation "
             "(default); json: rank --json's result fields",
         )
         parser.add_argument(
-            "--multi", action="store_true",
+            "--multi",
+            action="store_true",
             help="with nothing marked, enter prints every result of the query, not the "
             "selected one",
         )
@@ -164,7 +182,8 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         )
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument(
-            "--all-claude", action="store_true",
+            "--all-claude",
+            action="store_true",
             help="also list every Claude Code project memory (~/.claude/projects/*/memory/)",
         )
     return parser

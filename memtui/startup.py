@@ -113,15 +113,30 @@ def _home(relative: str, label: str) -> Finder:
 
 PLACES: tuple[Place, ...] = (
     Place("workspace", "`MEMORY.md`, `memory.md` or `memory/`", _near(_holds_memory), near=True),
-    Place("history", "`HISTORY.md` (nanobot)", _near(lambda f: (f / "HISTORY.md").is_file()),
-          near=True),
-    Place("memory-bank", "`memory-bank/` (Cline, Roo)",
-          _near(lambda f: (f / "memory-bank").is_dir(), "memory-bank", "-bank"), near=True),
-    Place("claude-project", "`.claude/memory/` (committed)",
-          _near(lambda f: (f / ".claude" / "memory").is_dir(), ".claude/memory", "-dotclaude"),
-          near=True),
-    Place("claude-code", "`~/.claude/projects/<git root, encoded>/memory/` (Claude Code "
-          "auto-memory; `$CLAUDE_CONFIG_DIR` moves `~/.claude`)", _claude_auto),
+    Place(
+        "history",
+        "`HISTORY.md` (nanobot)",
+        _near(lambda f: (f / "HISTORY.md").is_file()),
+        near=True,
+    ),
+    Place(
+        "memory-bank",
+        "`memory-bank/` (Cline, Roo)",
+        _near(lambda f: (f / "memory-bank").is_dir(), "memory-bank", "-bank"),
+        near=True,
+    ),
+    Place(
+        "claude-project",
+        "`.claude/memory/` (committed)",
+        _near(lambda f: (f / ".claude" / "memory").is_dir(), ".claude/memory", "-dotclaude"),
+        near=True,
+    ),
+    Place(
+        "claude-code",
+        "`~/.claude/projects/<git root, encoded>/memory/` (Claude Code "
+        "auto-memory; `$CLAUDE_CONFIG_DIR` moves `~/.claude`)",
+        _claude_auto,
+    ),
     Place("memtui-dir", "`$MEMTUI_DIR`", _env_dir),
     Place("openclaw", "`~/.openclaw/workspace`", _home(".openclaw/workspace", "openclaw")),
     Place("nanobot", "`~/.nanobot/workspace`", _home(".nanobot/workspace", "nanobot")),
@@ -151,8 +166,10 @@ def discover(around: Surroundings | None = None) -> list[Candidate]:
         if covering(path, [item[0] for item in kept]) is None:
             kept.append((path, label, kind))
     roots = make_roots((label, path) for path, label, _ in kept)
-    return [Candidate(kind, root.path, root.label)
-            for root, (_, _, kind) in zip(roots, kept, strict=True)]
+    return [
+        Candidate(kind, root.path, root.label)
+        for root, (_, _, kind) in zip(roots, kept, strict=True)
+    ]
 
 
 def searched_places(around: Surroundings | None = None) -> list[str]:
@@ -170,8 +187,11 @@ def searched_places(around: Surroundings | None = None) -> list[str]:
     ]
     env = os.environ.get("MEMTUI_DIR")
     places.append(f"$MEMTUI_DIR = {env}" if env else "$MEMTUI_DIR (not set)")
-    places.extend(place.where.replace("`", "") for place in PLACES
-                  if place.kind not in ("memtui-dir", "claude-code") and not place.near)
+    places.extend(
+        place.where.replace("`", "")
+        for place in PLACES
+        if place.kind not in ("memtui-dir", "claude-code") and not place.near
+    )
     return places
 
 
@@ -245,8 +265,10 @@ def load_startup(
         chosen = every or len(candidates) <= 1
         found = tuple(MemoryRoot(item.label, item.path) for item in opened)
     found, nested = drop_nested(found)
-    warnings += [f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
-                 for root, outer in nested]
+    warnings += [
+        f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
+        for root, outer in nested
+    ]
     return Startup(
         config=config,
         warnings=tuple(warnings),
@@ -322,5 +344,5 @@ def tilde(path: Path | str) -> str:
     home = str(Path.home())
     text = str(path)
     if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
-        return "~" + text[len(home.rstrip("/")):]
+        return "~" + text[len(home.rstrip("/")) :]
     return text

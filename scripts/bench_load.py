@@ -25,9 +25,28 @@ from memtui.bench.corpus import write_corpus
 from memtui.core.live.store import Store
 
 WORDS = [
-    "deploy", "postgres", "migration", "invoice", "rotate", "key", "flaky", "test", "staging",
-    "rollback", "customer", "webhook", "ledger", "worker", "queue", "latency", "index", "vacuum",
-    "release", "checklist", "token", "secret",
+    "deploy",
+    "postgres",
+    "migration",
+    "invoice",
+    "rotate",
+    "key",
+    "flaky",
+    "test",
+    "staging",
+    "rollback",
+    "customer",
+    "webhook",
+    "ledger",
+    "worker",
+    "queue",
+    "latency",
+    "index",
+    "vacuum",
+    "release",
+    "checklist",
+    "token",
+    "secret",
 ]
 FENCE = "```bash\n# not a heading\nmake deploy\n```"
 
@@ -99,19 +118,25 @@ def main() -> None:
             store.load()
             walls.append((time.perf_counter() - start) * 1000)
             cpus.append((time.process_time() - cpu_start) * 1000)
-        print(f"generated {expected:,} entries, loaded {len(store.entries):,} "
-              f"from {len(store.paths()):,} files (no window)")
+        print(
+            f"generated {expected:,} entries, loaded {len(store.entries):,} "
+            f"from {len(store.paths()):,} files (no window)"
+        )
         print(f"load wall: best {min(walls):.0f} ms, median {statistics.median(walls):.0f} ms")
         print(f"load CPU:  best {min(cpus):.0f} ms, median {statistics.median(cpus):.0f} ms")
         updates = time_updates(store, root)
-        print(f"one-file update (store): median {statistics.median(updates):.2f} ms, "
-              f"max {max(updates):.2f} ms")
+        print(
+            f"one-file update (store): median {statistics.median(updates):.2f} ms, "
+            f"max {max(updates):.2f} ms"
+        )
         windowed = Store(root, days=30, today=today)
         windowed.load()
         start = time.perf_counter()
         hidden = windowed.hidden_by_window
-        print(f"30-day window: {len(windowed.entries):,} loaded, first hidden_by_window "
-              f"({hidden:,}) {(time.perf_counter() - start) * 1000:.0f} ms")
+        print(
+            f"30-day window: {len(windowed.entries):,} loaded, first hidden_by_window "
+            f"({hidden:,}) {(time.perf_counter() - start) * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,10 @@ def main() -> None:
             wall = statistics.median(row[0] for row in rows)
             cpu = statistics.median(row[1] for row in rows)
             rerank = statistics.median(row[2] for row in rows)
-            print(f"{name:8} ({sizes[name]:>15} entries): load wall {wall:6.0f} ms, "
-                  f"CPU {cpu:6.0f} ms; rerank median {rerank:.2f} ms")
+            print(
+                f"{name:8} ({sizes[name]:>15} entries): load wall {wall:6.0f} ms, "
+                f"CPU {cpu:6.0f} ms; rerank median {rerank:.2f} ms"
+            )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,12 @@ def grid(base: Config) -> None:
     for relevance, recency, source, position in itertools.product(
         (0.5, 0.6, 0.7, 0.8), (0.05, 0.1, 0.15, 0.2), (0.05, 0.1, 0.15), (0.0, 0.05, 0.1)
     ):
-        weights = {"relevance": relevance, "recency": recency, "source": source,
-                   "position": position}
+        weights = {
+            "relevance": relevance,
+            "recency": recency,
+            "source": source,
+            "position": position,
+        }
         total = sum(weights.values())
         weights = {name: value / total for name, value in weights.items()}
         mean = evaluate(replace(base, weights=weights), verbose=False)
@@ -56,8 +60,9 @@ def grid(base: Config) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--weights", default="", help="name=value,... (normalised)")
     parser.add_argument("--half-life", type=float, default=None)
     parser.add_argument("--grid", action="store_true", help="try a grid of weightings")

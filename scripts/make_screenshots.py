@@ -34,23 +34,36 @@ async def settle(pilot: Pilot[int], condition: Callable[[], bool]) -> None:
     raise RuntimeError("the app did not reach the expected state")
 
 
-async def shoot(out: Path, name: str, *, theme: str = "memtui-dark", query: str = "",
-                keys: tuple[str, ...] = (), screen_name: str = "MainScreen",
-                size: tuple[int, int] = SIZE) -> Path:
+async def shoot(
+    out: Path,
+    name: str,
+    *,
+    theme: str = "memtui-dark",
+    query: str = "",
+    keys: tuple[str, ...] = (),
+    screen_name: str = "MainScreen",
+    size: tuple[int, int] = SIZE,
+) -> Path:
     args = build_tui_parser().parse_args(
         ["--demo", "--today", TODAY, "--no-watch", "--theme", theme]
     )
     app: MemtuiApp = create_app(args, deterministic=True)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot, lambda: isinstance(app.screen, MainScreen)
-                     and app.painted_generation > 0)
+        await settle(
+            pilot, lambda: isinstance(app.screen, MainScreen) and app.painted_generation > 0
+        )
         screen = app.screen
         assert isinstance(screen, MainScreen)
         for char in query:
             await pilot.press("space" if char == " " else char)
-        await settle(pilot, lambda: screen.query_text == query
-                     and app.painted_generation >= screen.generation
-                     and not screen.detail_pending)
+        await settle(
+            pilot,
+            lambda: (
+                screen.query_text == query
+                and app.painted_generation >= screen.generation
+                and not screen.detail_pending
+            ),
+        )
         if keys:
             await pilot.press(*keys)
         await settle(pilot, lambda: type(app.screen).__name__ == screen_name)
@@ -63,14 +76,20 @@ async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     shots = [
         await shoot(out, "main", query="deploy"),
-        await shoot(out, "breakdown", query="stripe key", keys=("enter", "B"),
-                    screen_name="BreakdownScreen"),
+        await shoot(
+            out, "breakdown", query="stripe key", keys=("enter", "B"), screen_name="BreakdownScreen"
+        ),
         await shoot(out, "help", keys=("f1",), screen_name="HelpScreen"),
         await shoot(out, "light", theme="memtui-light", query="offsite tokyo"),
         await shoot(out, "no-matches", query="xylophone"),
         await shoot(out, "small-80x24", query="deploy", size=(80, 24)),
-        await shoot(out, "high-contrast", theme="memtui-high-contrast", query="vat reverse charge",
-                    keys=("tab",)),
+        await shoot(
+            out,
+            "high-contrast",
+            theme="memtui-high-contrast",
+            query="vat reverse charge",
+            keys=("tab",),
+        ),
     ]
     for path in shots:
         print(path)

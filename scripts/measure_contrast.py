@@ -34,8 +34,16 @@ def mono(found: list[Cell]) -> list[Cell]:
     out = []
     for cell in found:
         style = monochrome_style(cell.style)
-        out.append(Cell(cell.x, cell.y, cell.char, cell.foreground.monochrome,
-                        cell.background.monochrome, style))
+        out.append(
+            Cell(
+                cell.x,
+                cell.y,
+                cell.char,
+                cell.foreground.monochrome,
+                cell.background.monochrome,
+                style,
+            )
+        )
     return out
 
 
@@ -61,13 +69,17 @@ def fmt(cells: list[Cell], no_color: bool) -> str:
 
 
 async def measure(size: tuple[int, int], no_color: bool) -> None:
-    args = build_tui_parser().parse_args(["--demo", "--today", "2026-11-21", "--no-watch",
-                                          "-q", "deploy"])
+    args = build_tui_parser().parse_args(
+        ["--demo", "--today", "2026-11-21", "--no-watch", "-q", "deploy"]
+    )
     app: MemtuiApp = create_app(args, deterministic=True)
     async with app.run_test(size=size) as pilot:
         for _ in range(500):
-            if isinstance(app.screen, MainScreen) and app.painted_generation > 0 \
-                    and not app.screen.detail_pending:
+            if (
+                isinstance(app.screen, MainScreen)
+                and app.painted_generation > 0
+                and not app.screen.detail_pending
+            ):
                 break
             await pilot.pause(0.01)
         screen = app.screen

@@ -88,9 +88,12 @@ async def settle(pilot: Pilot[object], ready: Callable[[], bool]) -> None:
 
 def painted(app: MemtuiApp, query: str | None = None) -> bool:
     screen = app.screen
-    return (isinstance(screen, MainScreen) and screen.engine is not None
-            and (query is None or screen.query_text == query)
-            and app.painted_generation >= max(1, screen.generation))
+    return (
+        isinstance(screen, MainScreen)
+        and screen.engine is not None
+        and (query is None or screen.query_text == query)
+        and app.painted_generation >= max(1, screen.generation)
+    )
 
 
 async def measure(root: Path, where: bool) -> None:

@@ -83,8 +83,10 @@ class Meter:
             elapsed = time.perf_counter() - self.started
             self.samples.append((elapsed, self.phase, rss()))
             if elapsed >= next_print:
-                print(f"  t={elapsed:6.1f} s  {self.phase:<10} rss {mb(self.samples[-1][2])}",
-                      flush=True)
+                print(
+                    f"  t={elapsed:6.1f} s  {self.phase:<10} rss {mb(self.samples[-1][2])}",
+                    flush=True,
+                )
                 next_print = elapsed + 10.0
             await asyncio.sleep(SAMPLE_EVERY_S)
 
@@ -95,8 +97,10 @@ class Words:
     def __init__(self, seed: int = 16) -> None:
         self._random = random.Random(seed)
         letters = "etaoinshrdlucmfwypvbgkqjxz"
-        self._words = ["".join(self._random.choices(letters, k=self._random.randint(3, 11)))
-                       for _ in range(30_000)]
+        self._words = [
+            "".join(self._random.choices(letters, k=self._random.randint(3, 11)))
+            for _ in range(30_000)
+        ]
 
     def section(self, number: int, size: int) -> str:
         body: list[str] = []
@@ -117,8 +121,12 @@ def tui_args(root: Path) -> argparse.Namespace:
 
 def settled(app: MemtuiApp) -> bool:
     screen = app.screen
-    return (isinstance(screen, MainScreen) and screen.engine is not None
-            and screen.engine.index_ready and app.painted_generation >= max(1, screen.generation))
+    return (
+        isinstance(screen, MainScreen)
+        and screen.engine is not None
+        and screen.engine.index_ready
+        and app.painted_generation >= max(1, screen.generation)
+    )
 
 
 async def wait_for(pilot: Pilot[int], what: str, condition: Callable[[], bool]) -> None:
@@ -130,11 +138,15 @@ async def wait_for(pilot: Pilot[int], what: str, condition: Callable[[], bool]) 
         await pilot.pause(0.02)
 
 
-async def applied(pilot: Pilot[int], app: MemtuiApp, before: int, what: str,
-                  done: Callable[[], bool] = lambda: True) -> None:
+async def applied(
+    pilot: Pilot[int],
+    app: MemtuiApp,
+    before: int,
+    what: str,
+    done: Callable[[], bool] = lambda: True,
+) -> None:
     """Wait until the watcher's change reached the engine and the list was repainted."""
-    await wait_for(pilot, what, lambda: app.changes_applied > before and done()
-                   and settled(app))
+    await wait_for(pilot, what, lambda: app.changes_applied > before and done() and settled(app))
 
 
 async def idle(pilot: Pilot[int]) -> None:
@@ -144,10 +156,15 @@ async def idle(pilot: Pilot[int]) -> None:
 async def fresh_rss(root: Path) -> int:
     """RSS of a new app process on `root`, loaded, indexed and painted (run off the loop)."""
     started = time.perf_counter()
-    output = (await asyncio.to_thread(subprocess.run,
-        [sys.executable, __file__, "--fresh", str(root)], capture_output=True, text=True,
-        check=True,
-    )).stdout
+    output = (
+        await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, __file__, "--fresh", str(root)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    ).stdout
     print(f"  (fresh app measured in {time.perf_counter() - started:.1f} s)", flush=True)
     line = next(line for line in output.splitlines() if line.startswith(FRESH_MARK))
     return int(line.removeprefix(FRESH_MARK))
@@ -178,7 +195,9 @@ def replace_root(root: Path, scratch: Path) -> None:
     fresh.mkdir()
     (fresh / "MEMORY.md").write_text(
         "# Memory\n\n## One\n\nfirst\n\n## Two\n\nsecond\n\n## Three\n\nthird\n\n"
-        "## Four\n\nfourth soakmarker\n", encoding="utf-8")
+        "## Four\n\nfourth soakmarker\n",
+        encoding="utf-8",
+    )
     old = scratch / "replaced"
     root.rename(old)
     fresh.rename(root)
@@ -225,8 +244,13 @@ async def soak(root: Path, scratch: Path, options: argparse.Namespace) -> None:
         before = app.changes_applied
         grown.unlink()
         engine = app.screen.engine if isinstance(app.screen, MainScreen) else None
-        await applied(pilot, app, before, "the removal",
-                      lambda: engine is not None and not engine.stores[0].entries_in(GROWN))
+        await applied(
+            pilot,
+            app,
+            before,
+            "the removal",
+            lambda: engine is not None and not engine.stores[0].entries_in(GROWN),
+        )
         await browse(pilot)
         await idle(pilot)
         phases.append(("file removed", rss(), await fresh_rss(root), objects()))
@@ -234,8 +258,9 @@ async def soak(root: Path, scratch: Path, options: argparse.Namespace) -> None:
         meter.phase = "replaced"
         before = app.changes_applied
         replace_root(root, scratch)
-        await applied(pilot, app, before, "the new root",
-                      lambda: engine is not None and len(engine) == 4)
+        await applied(
+            pilot, app, before, "the new root", lambda: engine is not None and len(engine) == 4
+        )
         await browse(pilot)
         await idle(pilot)
         phases.append(("root replaced (4 entries)", rss(), await fresh_rss(root), objects()))
@@ -246,15 +271,17 @@ async def soak(root: Path, scratch: Path, options: argparse.Namespace) -> None:
         creep: list[tuple[int, int]] = []
         for count in range(1, options.rewrites + 1):
             before = app.changes_applied
-            rewritten.write_text(f"# Rewritten {count}\n" + words.section(count, 400),
-                                 encoding="utf-8")
+            rewritten.write_text(
+                f"# Rewritten {count}\n" + words.section(count, 400), encoding="utf-8"
+            )
             await applied(pilot, app, before, "a rewrite")
             if count % 50 == 0 or count == 1:
                 await idle(pilot)
                 creep.append((count, rss()))
                 print(f"  rewrite {count}: rss {mb(creep[-1][1])}, {objects()}", flush=True)
-        phases.append((f"after {options.rewrites} rewrites", rss(), await fresh_rss(root),
-                       objects()))
+        phases.append(
+            (f"after {options.rewrites} rewrites", rss(), await fresh_rss(root), objects())
+        )
         await pilot.press("ctrl+q")
     meter.running = False
     await sampler
@@ -270,16 +297,19 @@ def report(phases: list[tuple[str, int, int | None, str]], creep: list[tuple[int
     if len(creep) >= 2:
         (first, first_rss), (last, last_rss) = creep[0], creep[-1]
         per = (last_rss - first_rss) / max(1, last - first)
-        print(f"\nrewrites {first}..{last}: {per / 1000:+.2f} KB per rewrite "
-              f"({', '.join(f'{count}: {mb(size).strip()}' for count, size in creep)})")
+        print(
+            f"\nrewrites {first}..{last}: {per / 1000:+.2f} KB per rewrite "
+            f"({', '.join(f'{count}: {mb(size).strip()}' for count, size in creep)})"
+        )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grow-mb", type=float, default=10.0, help="grow the file to this size")
     parser.add_argument("--chunk-kb", type=int, default=256, help="bytes per append, in kB")
-    parser.add_argument("--section-bytes", type=int, default=2000,
-                        help="body size of each appended section")
+    parser.add_argument(
+        "--section-bytes", type=int, default=2000, help="body size of each appended section"
+    )
     parser.add_argument("--rewrites", type=int, default=300, help="rewrites of one file")
     parser.add_argument("--fresh", type=Path, default=None, help=argparse.SUPPRESS)
     options = parser.parse_args()

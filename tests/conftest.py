@@ -14,6 +14,7 @@ from memtui.bench import hostile
 
 TODAY = dt.date(2026, 11, 21)
 
+
 @pytest.fixture(autouse=True)
 def isolated_environment(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -21,7 +22,9 @@ def isolated_environment(
     """No test reads or writes the developer's home, config, cache or `$MEMTUI_DIR`."""
     base = tmp_path_factory.mktemp("env")
     for variable, folder in (
-        ("HOME", "home"), ("XDG_CONFIG_HOME", "config"), ("XDG_CACHE_HOME", "cache")
+        ("HOME", "home"),
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_CACHE_HOME", "cache"),
     ):
         (base / folder).mkdir()
         monkeypatch.setenv(variable, str(base / folder))

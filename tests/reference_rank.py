@@ -26,20 +26,52 @@ from memtui.core.search.scoring import apply_multiplier, combine, idf, k1_length
 from memtui.core.search.tokenize import is_cjk, tokens
 from memtui.core.settings.config import Config, normalise_weights
 
-SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
-            "ies", "ers", "er", "ed", "es", "s")
+SUFFIXES = (
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ions",
+    "ion",
+    "ies",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "s",
+)
 
 
 def make_entry(
-    path: str, title: str, body: str, *, source: Source = Source.NOTE,
-    date: dt.date | None = None, position: int = 0, count: int = 1, line: int = 1,
-    tags: tuple[str, ...] = (), time: dt.time | None = None, parents: tuple[str, ...] = (),
+    path: str,
+    title: str,
+    body: str,
+    *,
+    source: Source = Source.NOTE,
+    date: dt.date | None = None,
+    position: int = 0,
+    count: int = 1,
+    line: int = 1,
+    tags: tuple[str, ...] = (),
+    time: dt.time | None = None,
+    parents: tuple[str, ...] = (),
 ) -> Entry:
     return Entry(
-        id=f"{path}#{position}", path=path, source=source, title=title,
+        id=f"{path}#{position}",
+        path=path,
+        source=source,
+        title=title,
         heading_path=(*parents, title),
-        body=body, line_start=line, line_end=line + 3, date=date, time=time, position=position,
-        count=count, tags=tags,
+        body=body,
+        line_start=line,
+        line_end=line + 3,
+        date=date,
+        time=time,
+        position=position,
+        count=count,
+        tags=tags,
     )
 
 
@@ -67,7 +99,8 @@ def file_words(entry: Entry) -> list[str]:
     """The file name's words, once each, camelCase split and whole."""
     stem = entry.file_name.rsplit(".", 1)[0]
     spaced = "".join(
-        f" {char}" if char.isupper() and i and (stem[i - 1].islower() or stem[i - 1].isdigit())
+        f" {char}"
+        if char.isupper() and i and (stem[i - 1].islower() or stem[i - 1].isdigit())
         else char
         for i, char in enumerate(stem)
     )
@@ -108,16 +141,21 @@ def credits_for(term: str, prefix: bool, vocabulary: set[str]) -> dict[str, floa
 
 
 def reference_scores(
-    entries: list[Entry], terms: list[str], prefix_flags: list[bool], config: Config,
+    entries: list[Entry],
+    terms: list[str],
+    prefix_flags: list[bool],
+    config: Config,
     today: dt.date,
 ) -> dict[str, float]:
     """entry id -> score for every result of a plain-terms query (no filters, no phrases)."""
     weights, _ = normalise_weights(dict(config.weights))
     heading_counts = {e.id: Counter(tokens(heading_of(e))) for e in entries}
-    body_counts = {e.id: Counter(tokens(e.body) + tokens(context_of(e)) + file_words(e))
-                   for e in entries}
-    lengths = {e.id: sum(heading_counts[e.id].values()) + sum(body_counts[e.id].values())
-               for e in entries}
+    body_counts = {
+        e.id: Counter(tokens(e.body) + tokens(context_of(e)) + file_words(e)) for e in entries
+    }
+    lengths = {
+        e.id: sum(heading_counts[e.id].values()) + sum(body_counts[e.id].values()) for e in entries
+    }
     average = sum(lengths.values()) / len(entries)
     vocabulary = {w for e in entries for w in heading_counts[e.id] | body_counts[e.id]}
     n = len(entries)
@@ -153,9 +191,11 @@ def reference_scores(
         if e.id not in weighted:
             continue
         relevance = weighted[e.id] / best
-        static = (weights["source"] * source_value(e, config)
-                  + weights["recency"] * recency_value(e, config, today)
-                  + weights["position"] * position_value(e))
+        static = (
+            weights["source"] * source_value(e, config)
+            + weights["recency"] * recency_value(e, config, today)
+            + weights["position"] * position_value(e)
+        )
         base = combine(weights["relevance"] * relevance, static)
         multiplier = 1.0
         for boost in config.boosts:

@@ -149,11 +149,17 @@ def test_bench_json_smoke(capsys: pytest.CaptureFixture[str]) -> None:
 def test_a_failed_budget_that_applies_exits_3(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(runner, "BUDGET_TIERS", {
-        tier: (runner.Budget("rss_mb", 0.001), runner.Budget("speedup_vs_naive", 1e9,
-                                                             at_least=True, min_entries=5_000))
-        for tier in runner.BUDGET_TIERS
-    })
+    monkeypatch.setattr(
+        runner,
+        "BUDGET_TIERS",
+        {
+            tier: (
+                runner.Budget("rss_mb", 0.001),
+                runner.Budget("speedup_vs_naive", 1e9, at_least=True, min_entries=5_000),
+            )
+            for tier in runner.BUDGET_TIERS
+        },
+    )
     assert main(["bench", "--entries", "200", "--today", TODAY.isoformat()]) == 3
     out = capsys.readouterr().out
     assert "FAIL  rss_mb" in out and "n/a   speedup_vs_naive" in out
@@ -191,8 +197,12 @@ def test_bench_tui_types_through_the_real_app(
     assert tui["first_results_ms"] > 0
     startup = tui["startup"]
     assert startup["first_word"] == "dep" and startup["cache_mb"] > 0
-    for figure in ("cold_first_results_ms", "warm_first_results_ms", "cold_first_word_ms",
-                   "warm_first_word_ms"):
+    for figure in (
+        "cold_first_results_ms",
+        "warm_first_results_ms",
+        "cold_first_word_ms",
+        "warm_first_word_ms",
+    ):
         assert startup[figure] > 0
     for peak in ("cold_peak_rss_mb", "warm_peak_rss_mb"):  # an app process's: Textual loaded
         assert 40 < startup[peak] < 1000

@@ -46,7 +46,9 @@ def test_bodies_decode_a_piece_at_a_time_whatever_their_script(
     with multi-byte characters and undecodable bytes all come back as they were parsed."""
     (memory_root / "notes/mixed.md").write_text(
         "# Mixed\n\n## Café\n\nNaïve crème ✓ deploy.\n\n## Plain\n\nascii deploy\n\n"
-        "## 数据\n\n数据 deploy 🚀\n", "utf-8")
+        "## 数据\n\n数据 deploy 🚀\n",
+        "utf-8",
+    )
     (memory_root / "notes/latin.md").write_bytes(b"# Latin\n\n## Odd\n\nbad \xff byte deploy\n")
     monkeypatch.setattr(entry_columns, "CHUNK", chunk)
     cached_engine(memory_root).save_cache()
@@ -54,7 +56,8 @@ def test_bodies_decode_a_piece_at_a_time_whatever_their_script(
     assert warm.warnings == [] and not warm.cache_stale
     assert_same_engine(warm, fresh_engine(memory_root))
     assert {entry.body for entry in warm.loaded_entries()} == {
-        entry.body for entry in fresh_engine(memory_root).loaded_entries()}
+        entry.body for entry in fresh_engine(memory_root).loaded_entries()
+    }
 
 
 def test_changed_new_and_deleted_files_are_read_again(memory_root: Path) -> None:
@@ -85,16 +88,21 @@ def test_a_same_size_rewrite_in_the_same_tick_is_caught_by_the_content_digest(
     os.utime(note, ns=(before.st_atime_ns, before.st_mtime_ns))  # same timestamp tick
     after = note.stat()
     assert (after.st_mtime_ns, after.st_size, after.st_ino) == (
-        before.st_mtime_ns, before.st_size, before.st_ino)
+        before.st_mtime_ns,
+        before.st_size,
+        before.st_ino,
+    )
     warm = cached_engine(root)
     assert [hit.entry.body for hit in warm.search("ledger").hits] == ["The ledger goes first."]
     assert_same_engine(warm, fresh_engine(root), ["ledger", "canary", ""])
 
 
-@pytest.mark.parametrize(("days", "today"), [(0, TODAY), (30, TODAY), (3, TODAY),
-                                             (30, TODAY.replace(day=28))])
-def test_another_window_or_day_than_the_cached_one(memory_root: Path, days: int,
-                                                   today: object) -> None:
+@pytest.mark.parametrize(
+    ("days", "today"), [(0, TODAY), (30, TODAY), (3, TODAY), (30, TODAY.replace(day=28))]
+)
+def test_another_window_or_day_than_the_cached_one(
+    memory_root: Path, days: int, today: object
+) -> None:
     cached_engine(memory_root, days=30).save_cache()
     assert isinstance(today, type(TODAY))
     warm = cached_engine(memory_root, days=days, today=today)

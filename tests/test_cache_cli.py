@@ -38,8 +38,11 @@ def test_a_damaged_cache_file_is_listed_as_such(
     memory_root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     cached_engine(memory_root).save_cache()
-    (path,) = [item for item in (Path(os.environ["XDG_CACHE_HOME"]) / "memtui").iterdir()
-               if item.suffix == ".cache"]
+    (path,) = [
+        item
+        for item in (Path(os.environ["XDG_CACHE_HOME"]) / "memtui").iterdir()
+        if item.suffix == ".cache"
+    ]
     path.write_bytes(b"junk")
     assert main(["cache"]) == 0
     assert "unreadable: not a memtui cache file" in capsys.readouterr().out

@@ -24,16 +24,20 @@ def sections_of(path: Path) -> tuple[dict[str, object], dict[str, bytes]]:
         return header, {name: container.raw(name) for name in names}
 
 
-def rewritten(header_change: dict[str, object] | None = None,
-              section: str | None = None, data: bytes = b"") -> Callable[[Path], None]:
+def rewritten(
+    header_change: dict[str, object] | None = None, section: str | None = None, data: bytes = b""
+) -> Callable[[Path], None]:
     """A damage made by rewriting the file with valid checksums (what a CRC cannot catch)."""
 
     def damage(path: Path) -> None:
         header, sections = sections_of(path)
         if section is not None:
             sections[section] = data
-        write_container(path, {**header, **(header_change or {})},
-                        [Section(name, [raw]) for name, raw in sections.items()])
+        write_container(
+            path,
+            {**header, **(header_change or {})},
+            [Section(name, [raw]) for name, raw in sections.items()],
+        )
 
     return damage
 
@@ -118,9 +122,11 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": number_for_an_id,
     "file records that do not match the entries": rewritten(
-        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, None, 1, None]]).encode()),
-    "postings past the slots": rewritten(section="docs",
-                                         data=npy(np.full(4, 10**6, dtype=np.int32))),
+        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, None, 1, None]]).encode()
+    ),
+    "postings past the slots": rewritten(
+        section="docs", data=npy(np.full(4, 10**6, dtype=np.int32))
+    ),
     "an unsorted vocabulary": rewritten(section="words", data=b'["b","a"]'),
     "a float array for the pointers": rewritten(section="ptr", data=npy(np.zeros(3))),
     "an empty array section": rewritten(section="lengths", data=b""),

@@ -16,12 +16,39 @@ from hypothesis import strategies as st
 
 from memtui.core.cache.folder import CacheFolder
 
-WORDS = ("deploy", "deployment", "canary", "ledger", "invoice", "login", "flaky", "rollback",
-         "数据", "cache")
-PATHS = ("MEMORY.md", "memory/2026-11-20.md", "memory/2026-11-02.md", "memory/2025-01-05.md",
-         "notes/topic.md", "HISTORY.md", "memory-bank/activeContext.md")
-QUERIES = ("deploy", "depl", "canary ledger", "invoce", "flaky -login", '"deploy canary"',
-           "source:daily", "数据", "", "rollback after:2026-11-01")
+WORDS = (
+    "deploy",
+    "deployment",
+    "canary",
+    "ledger",
+    "invoice",
+    "login",
+    "flaky",
+    "rollback",
+    "数据",
+    "cache",
+)
+PATHS = (
+    "MEMORY.md",
+    "memory/2026-11-20.md",
+    "memory/2026-11-02.md",
+    "memory/2025-01-05.md",
+    "notes/topic.md",
+    "HISTORY.md",
+    "memory-bank/activeContext.md",
+)
+QUERIES = (
+    "deploy",
+    "depl",
+    "canary ledger",
+    "invoce",
+    "flaky -login",
+    '"deploy canary"',
+    "source:daily",
+    "数据",
+    "",
+    "rollback after:2026-11-01",
+)
 
 words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
 
@@ -30,8 +57,10 @@ words = st.lists(st.sampled_from(WORDS), min_size=1, max_size=8).map(" ".join)
 def file_text(draw: st.DrawFn, path: str) -> str:
     if path == "HISTORY.md":
         days = draw(st.lists(st.integers(1, 60), min_size=1, max_size=4))
-        return "\n\n".join(f"[{TODAY - dt.timedelta(days=day)} 10:00] {draw(words)}"
-                           for day in days) + "\n"
+        return (
+            "\n\n".join(f"[{TODAY - dt.timedelta(days=day)} 10:00] {draw(words)}" for day in days)
+            + "\n"
+        )
     sections = draw(st.lists(st.tuples(words, words), min_size=1, max_size=4))
     return "# Title\n\n" + "".join(f"## {heading}\n\n{body}\n\n" for heading, body in sections)
 
@@ -40,8 +69,7 @@ def file_text(draw: st.DrawFn, path: str) -> str:
 def operation(draw: st.DrawFn) -> tuple[str, str, str]:
     kind = draw(st.sampled_from(("write", "same_size", "append", "delete", "rename", "touch")))
     path = draw(st.sampled_from(PATHS))
-    detail = draw(file_text(path)) if kind in ("write", "append") else draw(
-        st.sampled_from(PATHS))
+    detail = draw(file_text(path)) if kind in ("write", "append") else draw(st.sampled_from(PATHS))
     return kind, path, detail
 
 

@@ -19,20 +19,26 @@ from memtui.core.sanitize import has_unsafe
 ENTRY = make_entry(1, "Deploy checklist", "1. CI green\n\n2. Tag it")
 
 
-@pytest.mark.parametrize(("start", "end", "expected"), [
-    (6, 9, "MEMORY.md:6–9"),
-    (6, 6, "MEMORY.md:6"),
-])
+@pytest.mark.parametrize(
+    ("start", "end", "expected"),
+    [
+        (6, 9, "MEMORY.md:6–9"),
+        (6, 6, "MEMORY.md:6"),
+    ],
+)
 def test_a_citation_names_the_whole_line_range(start: int, end: int, expected: str) -> None:
     entry = replace(ENTRY, line_start=start, line_end=end)
     assert cite.citation("MEMORY.md", entry) == expected
 
 
-@pytest.mark.parametrize(("date", "time", "source", "expected"), [
-    (dt.date(2026, 11, 20), dt.time(14, 30), Source.DAILY, "(2026-11-20 14:30, daily)"),
-    (dt.date(2026, 11, 20), None, Source.NOTE, "(2026-11-20, note)"),
-    (None, None, Source.LONG_TERM, "(undated, long_term)"),
-])
+@pytest.mark.parametrize(
+    ("date", "time", "source", "expected"),
+    [
+        (dt.date(2026, 11, 20), dt.time(14, 30), Source.DAILY, "(2026-11-20 14:30, daily)"),
+        (dt.date(2026, 11, 20), None, Source.NOTE, "(2026-11-20, note)"),
+        (None, None, Source.LONG_TERM, "(undated, long_term)"),
+    ],
+)
 def test_the_citation_line_gives_date_and_source(
     date: dt.date | None, time: dt.time | None, source: Source, expected: str
 ) -> None:
@@ -42,10 +48,14 @@ def test_the_citation_line_gives_date_and_source(
 
 
 def test_markdown_quotes_each_entry_under_its_citation_line() -> None:
-    first = cite.Cited("MEMORY.md", replace(ENTRY, line_start=6, line_end=9, date=None,
-                                            source=Source.LONG_TERM), "## Deploy\n\nstep one\n")
-    second = cite.Cited("memory/2026-11-20.md", replace(ENTRY, line_start=3, line_end=3),
-                        "one line")
+    first = cite.Cited(
+        "MEMORY.md",
+        replace(ENTRY, line_start=6, line_end=9, date=None, source=Source.LONG_TERM),
+        "## Deploy\n\nstep one\n",
+    )
+    second = cite.Cited(
+        "memory/2026-11-20.md", replace(ENTRY, line_start=3, line_end=3), "one line"
+    )
     assert cite.markdown([first, second]) == (
         "MEMORY.md:6–9 (undated, long_term)\n\n> ## Deploy\n>\n> step one\n\n"
         f"memory/2026-11-20.md:3 ({ENTRY.date}, daily)\n\n> one line"

@@ -51,7 +51,9 @@ daily = 70
     assert warnings == []
     assert (config.days, config.half_life_days, config.min_score) == (14, 7.5, 0.2)
     assert (config.theme, config.mask_secrets, config.evergreen_long_term) == (
-        "memtui-light", False, False,
+        "memtui-light",
+        False,
+        False,
     )
     assert config.weights == {"relevance": 0.6, "source": 0.2, "recency": 0.1, "position": 0.1}
     assert config.source_priority["daily"] == 70

@@ -39,7 +39,8 @@ def claude_memory(project: Path, *, home: Path | None = None) -> Path:
     )
     (memory / "deploy_notes.md").write_text(
         "---\nname: deploy notes\ndescription: how we ship\ntype: project\n---\n\n"
-        "Deploys go through the blue-green switch; never on Fridays.\n", encoding="utf-8"
+        "Deploys go through the blue-green switch; never on Fridays.\n",
+        encoding="utf-8",
     )
     return memory
 
@@ -206,7 +207,10 @@ def test_survey_counts_entries_without_loading(tmp_path: Path) -> None:
         os.utime(path, (stamp, stamp))
     found = survey(root)
     assert (found.files, found.entries, found.newest, found.complete) == (
-        2, 4, dt.date(2026, 3, 4), True
+        2,
+        4,
+        dt.date(2026, 3, 4),
+        True,
     )
     assert survey(tmp_path / "absent").files == 0
 
@@ -268,6 +272,10 @@ def test_the_readme_table_names_every_place() -> None:
     """One table in the code, the same table in the README."""
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Where memtui looks", 1)[1].split("\n## ", 1)[0]
-    table_kinds = {kind.strip("` ") for line in section.splitlines() if line.startswith("| `")
-                   for kind in line.split("|")[1].split(",")}
+    table_kinds = {
+        kind.strip("` ")
+        for line in section.splitlines()
+        if line.startswith("| `")
+        for kind in line.split("|")[1].split(",")
+    }
     assert table_kinds == {place.kind for place in PLACES}

@@ -17,8 +17,20 @@ from memtui.core.search.hits import RankContext
 from memtui.core.search.query import Query, QueryError
 from memtui.core.settings.config import Config
 
-QUERIES = ["deploy", "depl", "login test", "invoice", "deploymnet", "ci", "source:daily deploy",
-           "fixed -login", '"flaky login"', "数据", "after:2026-11-01", ""]
+QUERIES = [
+    "deploy",
+    "depl",
+    "login test",
+    "invoice",
+    "deploymnet",
+    "ci",
+    "source:daily deploy",
+    "fixed -login",
+    '"flaky login"',
+    "数据",
+    "after:2026-11-01",
+    "",
+]
 
 
 def loaded(root: Path, today: dt.date, days: int = 0) -> Engine:
@@ -52,8 +64,9 @@ def test_per_file_updates_equal_a_fresh_load(memory_root: Path, today: dt.date) 
     daily.write_text(daily.read_text() + "\n## 22:00 — Deploy again\n\nDeployment of v2.2.\n")
     (memory_root / "notes/loose.md").unlink()
     (memory_root / "notes/new.md").write_text("# New\n\n## Invoice deploy\n\nInvoice run.\n")
-    changes = engine.apply_changes([daily, memory_root / "notes/loose.md",
-                                    memory_root / "notes/new.md"])
+    changes = engine.apply_changes(
+        [daily, memory_root / "notes/loose.md", memory_root / "notes/new.md"]
+    )
     assert set(changes.paths) == {"memory/2026-11-20.md", "notes/loose.md", "notes/new.md"}
     fresh = loaded(memory_root, today)
     assert len(engine) == len(fresh)
@@ -132,8 +145,11 @@ def test_half_life_change_updates_recency(memory_root: Path, today: dt.date) -> 
 def test_explain_unknown_and_unmatched(memory_root: Path, today: dt.date) -> None:
     engine = loaded(memory_root, today)
     assert engine.explain("no-such-id", "deploy") is None
-    unmatched = next(e for e in (engine.entry(h.entry.id) for h in engine.search("").hits)
-                     if e is not None and "deploy" not in (e.title + e.body).casefold())
+    unmatched = next(
+        e
+        for e in (engine.entry(h.entry.id) for h in engine.search("").hits)
+        if e is not None and "deploy" not in (e.title + e.body).casefold()
+    )
     explanation = engine.explain(unmatched.id, "deploy")
     assert explanation is not None
     assert "not a result for this query" in explanation.notes
@@ -209,10 +225,14 @@ def test_changes_between_the_two_phases(memory_root: Path, today: dt.date) -> No
         same_results(engine.search(query), fresh.search(query))
 
 
-@pytest.mark.parametrize(("budget", "rescored"), [(engine_module.CONTEXT_CACHE_BYTES, False),
-                                                  (0, True)])
+@pytest.mark.parametrize(
+    ("budget", "rescored"), [(engine_module.CONTEXT_CACHE_BYTES, False), (0, True)]
+)
 def test_recent_queries_stay_scored_within_a_memory_budget(
-    memory_root: Path, today: dt.date, monkeypatch: pytest.MonkeyPatch, budget: int,
+    memory_root: Path,
+    today: dt.date,
+    monkeypatch: pytest.MonkeyPatch,
+    budget: int,
     rescored: bool,
 ) -> None:
     """A backspace and `explain` after `search` reuse the scored query; past the byte budget

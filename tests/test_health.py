@@ -45,12 +45,12 @@ def found(report: HealthReport, check: Check) -> list[tuple[str, int]]:
 
 DISTINCT_NOTES = {
     "MEMORY.md": "# Memory\n\n## Editor\n\nUses Neovim with LazyVim and the fish shell.\n\n"
-                 "## Payments\n\nStripe webhooks are verified with the signing secret from "
-                 "1Password before any handler runs.\n",
+    "## Payments\n\nStripe webhooks are verified with the signing secret from "
+    "1Password before any handler runs.\n",
     f"memory/{day(3)}.md": "# Notes\n\n## 09:00 — Kubernetes upgrade\n\nMoved the staging "
-                           "cluster to 1.31; two deprecated ingress annotations removed.\n",
+    "cluster to 1.31; two deprecated ingress annotations removed.\n",
     f"memory/{day(9)}.md": "# Notes\n\n## 14:00 — Invoice fonts\n\nEmbedded Inter in every PDF "
-                           "template so Windows readers stop substituting Arial.\n",
+    "template so Windows readers stop substituting Arial.\n",
 }
 
 
@@ -65,19 +65,30 @@ def test_a_clean_folder_has_no_findings(tmp_path: Path) -> None:
 
 # --- near-duplicates ---------------------------------------------------------------------------
 
-FACT = ("The billing-api nightly export job writes invoices to the finance bucket at 02:30 "
-        "UTC and pages Tomás when the reconciliation totals differ by more than one cent.")
+FACT = (
+    "The billing-api nightly export job writes invoices to the finance bucket at 02:30 "
+    "UTC and pages Tomás when the reconciliation totals differ by more than one cent."
+)
 
 
 def test_a_restated_fact_is_one_group_newest_first(tmp_path: Path) -> None:
     write(tmp_path, f"memory/{day(20)}.md", f"# Notes\n\n## 10:00 — Export job\n\n{FACT}\n")
-    write(tmp_path, f"memory/{day(2)}.md",
-          f"# Notes\n\n## 11:00 — Nightly export\n\nReminder: {FACT.replace('pages', 'alerts')}\n")
-    write(tmp_path, "MEMORY.md", "# Memory\n\n## Unrelated\n\nLunch is at noon on Fridays, "
-                                 "always at the Thai place two streets from the office.\n")
+    write(
+        tmp_path,
+        f"memory/{day(2)}.md",
+        f"# Notes\n\n## 11:00 — Nightly export\n\nReminder: {FACT.replace('pages', 'alerts')}\n",
+    )
+    write(
+        tmp_path,
+        "MEMORY.md",
+        "# Memory\n\n## Unrelated\n\nLunch is at noon on Fridays, "
+        "always at the Thai place two streets from the office.\n",
+    )
     findings = health(tmp_path).section(Check.DUPLICATES)
     assert [(f.entry.path, f.lead) for f in findings] == [
-        (f"memory/{day(2)}.md", True), (f"memory/{day(20)}.md", False)]
+        (f"memory/{day(2)}.md", True),
+        (f"memory/{day(20)}.md", False),
+    ]
     assert {f.group for f in findings} == {0}
     older = findings[1]
     assert older.related is not None and older.related.path == f"memory/{day(2)}.md"
@@ -117,8 +128,12 @@ def test_candidate_pairs_do_not_depend_on_how_many_are_made_at_once(
     ("second", "why"),
     [
         ("The export job runs.", "too short to call a duplicate"),
-        (FACT + " " + " ".join(f"extra{n} words{n} about{n} other{n} things{n}"
-                               for n in range(12)), "much longer: it says more"),
+        (
+            FACT
+            + " "
+            + " ".join(f"extra{n} words{n} about{n} other{n} things{n}" for n in range(12)),
+            "much longer: it says more",
+        ),
     ],
 )
 def test_short_or_much_longer_entries_are_not_duplicates(
@@ -141,18 +156,32 @@ def test_the_similarity_threshold_is_the_configs(tmp_path: Path) -> None:
 
 # --- superseded ---------------------------------------------------------------------------------
 
+
 def test_an_older_statement_is_listed_under_the_newest_with_the_gap(tmp_path: Path) -> None:
-    write(tmp_path, f"memory/{day(30)}.md", "# Notes\n\n## 10:00 — Staging database host\n\n"
-          "Staging Postgres lives on db-staging-2 in Falkenstein; snapshots nightly.\n")
-    write(tmp_path, f"memory/{day(4)}.md", "# Notes\n\n## 16:00 — Staging database host\n\n"
-          "Moved staging Postgres from db-staging-2 to db-staging-3 in Helsinki; snapshots "
-          "hourly now.\n")
+    write(
+        tmp_path,
+        f"memory/{day(30)}.md",
+        "# Notes\n\n## 10:00 — Staging database host\n\n"
+        "Staging Postgres lives on db-staging-2 in Falkenstein; snapshots nightly.\n",
+    )
+    write(
+        tmp_path,
+        f"memory/{day(4)}.md",
+        "# Notes\n\n## 16:00 — Staging database host\n\n"
+        "Moved staging Postgres from db-staging-2 to db-staging-3 in Helsinki; snapshots "
+        "hourly now.\n",
+    )
     for offset in range(5, 12):  # a folder of ordinary notes, so the title is no template
-        write(tmp_path, f"memory/{day(offset)}.md",
-              f"# Notes\n\n## 09:00 — Topic {offset}\n\nSomething else entirely, item {offset}.\n")
+        write(
+            tmp_path,
+            f"memory/{day(offset)}.md",
+            f"# Notes\n\n## 09:00 — Topic {offset}\n\nSomething else entirely, item {offset}.\n",
+        )
     findings = health(tmp_path).section(Check.SUPERSEDED)
     assert [(f.entry.path, f.lead) for f in findings] == [
-        (f"memory/{day(4)}.md", True), (f"memory/{day(30)}.md", False)]
+        (f"memory/{day(4)}.md", True),
+        (f"memory/{day(30)}.md", False),
+    ]
     older = findings[1]
     assert older.detail("gap_days") == 26
     assert older.reason.startswith(f"restated 26 days later in memory/{day(4)}.md:3")
@@ -166,26 +195,31 @@ def test_an_older_statement_is_listed_under_the_newest_with_the_gap(tmp_path: Pa
         ("Session: {date} 09:30:12 UTC", "a timestamp label, not a topic"),
     ],
 )
-def test_template_and_timestamp_titles_are_not_topics(
-    tmp_path: Path, title: str, why: str
-) -> None:
+def test_template_and_timestamp_titles_are_not_topics(tmp_path: Path, title: str, why: str) -> None:
     for offset in (2, 9, 17):
         heading = title.format(date=day(offset))
-        write(tmp_path, f"notes/{day(offset)} - note {offset}.md",
-              f"---\ntitle: note {offset}\n---\n\n## {heading}\n\n- relates_to [[Decisions "
-              "Index]]\n- part_of [[Memory Index]]\n")
+        write(
+            tmp_path,
+            f"notes/{day(offset)} - note {offset}.md",
+            f"---\ntitle: note {offset}\n---\n\n## {heading}\n\n- relates_to [[Decisions "
+            "Index]]\n- part_of [[Memory Index]]\n",
+        )
     assert health(tmp_path).section(Check.SUPERSEDED) == (), why
 
 
 def test_same_title_different_subject_is_not_superseded(tmp_path: Path) -> None:
-    write(tmp_path, "memory-bank/decisionLog.md",
-          f"# Decision Log\n\n## Decision Alpha\n_{day(40)}10:00_\n\nUse Alembic for every schema "
-          "change in billing-api.\n\n## Decision Alpha\n_{day(3)} 10:00_\n\nFrontend moves to "
-          "Next.js app router; pages router frozen.\n".replace("{day(3)}", day(3)))
+    write(
+        tmp_path,
+        "memory-bank/decisionLog.md",
+        f"# Decision Log\n\n## Decision Alpha\n_{day(40)}10:00_\n\nUse Alembic for every schema "
+        "change in billing-api.\n\n## Decision Alpha\n_{day(3)} 10:00_\n\nFrontend moves to "
+        "Next.js app router; pages router frozen.\n".replace("{day(3)}", day(3)),
+    )
     assert health(tmp_path).section(Check.SUPERSEDED) == ()
 
 
 # --- beyond the load line -----------------------------------------------------------------------
+
 
 def long_memory(sections: int, lines_each: int = 10, width: int = 20) -> str:
     parts = ["# Memory"]
@@ -205,13 +239,19 @@ def test_claude_code_sees_200_lines_of_memory_md(tmp_path: Path) -> None:
     assert partly.detail("partly") is True
     assert partly.reason.startswith(f"lines {partly.entry.line_start}–")
     beyond = findings[1]
-    assert beyond.reason.startswith(f"starts at line {beyond.entry.line_start}, past the load "
-                                    "line: Claude Code stops after line 200 (200 lines / "
-                                    "25,000 bytes)")
+    assert beyond.reason.startswith(
+        f"starts at line {beyond.entry.line_start}, past the load "
+        "line: Claude Code stops after line 200 (200 lines / "
+        "25,000 bytes)"
+    )
     assert report.beyond_load_line() == {f.entry.id for f in findings[1:]}
     [cut] = [cut for cut in report.cuts if cut.agent == "Claude Code"]
-    assert (cut.path, cut.last_line, cut.whole_line, cut.file_lines) == ("MEMORY.md", 200, True,
-                                                                          251)
+    assert (cut.path, cut.last_line, cut.whole_line, cut.file_lines) == (
+        "MEMORY.md",
+        200,
+        True,
+        251,
+    )
 
 
 def test_the_byte_limit_can_come_first(tmp_path: Path) -> None:
@@ -236,33 +276,53 @@ def test_load_lines_come_from_the_config(tmp_path: Path) -> None:
     report = health(tmp_path, Config(health=HealthSettings(load_lines=rules)))
     assert [f.entry.line_start for f in report.section(Check.LOAD_LINE)] == [12, 22, 32]
     assert report.section(Check.LOAD_LINE)[1].reason == (
-        "starts at line 22, past the load line: My agent stops after line 12 (12 lines)")
+        "starts at line 22, past the load line: My agent stops after line 12 (12 lines)"
+    )
     assert health(tmp_path).section(Check.LOAD_LINE) == ()  # the defaults do not apply to it
 
 
 # --- secrets and stale --------------------------------------------------------------------------
 
+
 def test_secrets_are_counted_per_kind(tmp_path: Path) -> None:
-    write(tmp_path, "MEMORY.md", f"# Memory\n\n## CI\n\nToken {GITHUB} and password = hunter22 "
-          "and another ghp_" + "Z9y8X7w6V5" * 4 + "\n\n## Clean\n\nNothing to see.\n")
+    write(
+        tmp_path,
+        "MEMORY.md",
+        f"# Memory\n\n## CI\n\nToken {GITHUB} and password = hunter22 "
+        "and another ghp_" + "Z9y8X7w6V5" * 4 + "\n\n## Clean\n\nNothing to see.\n",
+    )
     report = health(tmp_path)
     [finding] = report.section(Check.SECRETS)
     assert finding.entry.title == "CI"
-    assert finding.reason == ("masked 3 secrets: 2 × GitHub token, "
-                              "1 × password/secret/token value")
+    assert finding.reason == ("masked 3 secrets: 2 × GitHub token, 1 × password/secret/token value")
     assert dict(report.secret_counts) == {"GitHub token": 2, "password/secret/token value": 1}
 
 
 def test_an_old_entry_nothing_newer_mentions_is_a_stale_hint(tmp_path: Path) -> None:
-    write(tmp_path, f"memory/{day(200)}.md", "# Notes\n\n## 10:00 — Heroku dynos\n\n"
-          "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n")
-    write(tmp_path, f"memory/{day(150)}.md", "# Notes\n\n## 10:00 — Redis\n\n"
-          "Redis eviction policy set to allkeys-lru after the memory alarm on cache nodes.\n")
-    write(tmp_path, f"memory/{day(2)}.md", "# Notes\n\n## 10:00 — Cache\n\n"
-          "Redis memory alarm again; eviction looks right, added two cache nodes.\n")
+    write(
+        tmp_path,
+        f"memory/{day(200)}.md",
+        "# Notes\n\n## 10:00 — Heroku dynos\n\n"
+        "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n",
+    )
+    write(
+        tmp_path,
+        f"memory/{day(150)}.md",
+        "# Notes\n\n## 10:00 — Redis\n\n"
+        "Redis eviction policy set to allkeys-lru after the memory alarm on cache nodes.\n",
+    )
+    write(
+        tmp_path,
+        f"memory/{day(2)}.md",
+        "# Notes\n\n## 10:00 — Cache\n\n"
+        "Redis memory alarm again; eviction looks right, added two cache nodes.\n",
+    )
     for offset in (0, *range(3, 30)):
-        write(tmp_path, f"memory/{day(offset)}.md",
-              f"# Notes\n\n## 09:00 — Item {offset}\n\nRoutine work number {offset}.\n")
+        write(
+            tmp_path,
+            f"memory/{day(offset)}.md",
+            f"# Notes\n\n## 09:00 — Item {offset}\n\nRoutine work number {offset}.\n",
+        )
     findings = health(tmp_path).section(Check.STALE)
     assert [f.entry.path for f in findings] == [f"memory/{day(200)}.md"]
     assert findings[0].reason.startswith("hint: 200 days old, and none of its")
@@ -272,39 +332,64 @@ def test_an_old_entry_nothing_newer_mentions_is_a_stale_hint(tmp_path: Path) -> 
 def test_the_last_notes_of_an_abandoned_memory_are_not_stale(tmp_path: Path) -> None:
     """Nobody wrote for a year: age counts to the newest note, so only what the memory moved
     on from is a hint (here: nothing, the two notes are a week apart)."""
-    write(tmp_path, f"memory/{day(400)}.md", "# Notes\n\n## 10:00 — Heroku dynos\n\n"
-          "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n")
-    write(tmp_path, f"memory/{day(393)}.md", "# Notes\n\n## 10:00 — Lunch\n\n"
-          "Team lunch moved to Thursdays at the ramen place near the station.\n")
+    write(
+        tmp_path,
+        f"memory/{day(400)}.md",
+        "# Notes\n\n## 10:00 — Heroku dynos\n\n"
+        "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n",
+    )
+    write(
+        tmp_path,
+        f"memory/{day(393)}.md",
+        "# Notes\n\n## 10:00 — Lunch\n\n"
+        "Team lunch moved to Thursdays at the ramen place near the station.\n",
+    )
     assert health(tmp_path).section(Check.STALE) == ()
 
 
 def test_recent_entries_are_never_stale(tmp_path: Path) -> None:
-    write(tmp_path, f"memory/{day(30)}.md", "# Notes\n\n## 10:00 — Heroku\n\n"
-          "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n")
+    write(
+        tmp_path,
+        f"memory/{day(30)}.md",
+        "# Notes\n\n## 10:00 — Heroku\n\n"
+        "Scaled the Heroku dynos for the Zanzibar pilot; Procfile tweaks pending.\n",
+    )
     assert health(tmp_path).section(Check.STALE) == ()
 
 
 # --- the demo and the config --------------------------------------------------------------------
 
+
 def test_the_demo_shows_one_of_each_planted_finding_and_nothing_else() -> None:
     report = health(materialise_demo(TODAY))
-    assert found(report, Check.SUPERSEDED) == [(f"memory/{day(5)}.md", 11),
-                                              (f"memory/{day(21)}.md", 7)]
+    assert found(report, Check.SUPERSEDED) == [
+        (f"memory/{day(5)}.md", 11),
+        (f"memory/{day(21)}.md", 7),
+    ]
     assert found(report, Check.LOAD_LINE) == [("MEMORY.md", 201)]
     assert found(report, Check.SECRETS) == [("MEMORY.md", 60)]
     assert found(report, Check.STALE) == []
     duplicates = found(report, Check.DUPLICATES)
     assert duplicates == [  # the HISTORY.md summaries restate daily notes; the decision log one
-        (f"memory/{day(7)}.md", 3), ("memory/HISTORY.md", 5),
-        (f"memory/{day(11)}.md", 3), ("memory/HISTORY.md", 7),
-        ("memory-bank/decisionLog.md", 21), (f"memory/{day(19)}.md", 3),
+        (f"memory/{day(7)}.md", 3),
+        ("memory/HISTORY.md", 5),
+        (f"memory/{day(11)}.md", 3),
+        ("memory/HISTORY.md", 7),
+        ("memory-bank/decisionLog.md", 21),
+        (f"memory/{day(19)}.md", 3),
     ]
 
 
 def test_health_thresholds_are_validated() -> None:
-    config, warnings = parse_config({"health": {"stale_days": 30, "nope": 1, "load_line": [
-        {"files": ["X.md"], "agent": "Mine", "chars": 100}]}})
+    config, warnings = parse_config(
+        {
+            "health": {
+                "stale_days": 30,
+                "nope": 1,
+                "load_line": [{"files": ["X.md"], "agent": "Mine", "chars": 100}],
+            }
+        }
+    )
     assert config.health.stale_days == 30
     assert config.health.load_lines == (LoadLine(files=("X.md",), agent="Mine", chars=100),)
     assert warnings == ["config: health.nope: unknown key ignored"]

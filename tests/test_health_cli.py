@@ -41,18 +41,51 @@ def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "--demo", "--days", "0", "--json")
     payload: dict[str, Any] = json.loads(out)
     assert code == 0
-    assert set(payload) == {"roots", "today", "days", "entries", "elapsed_ms", "counts", "groups",
-                            "secret_kinds", "load_lines", "findings"}
-    assert payload["counts"] == {"duplicates": 6, "superseded": 2, "load_line": 1, "secrets": 1,
-                                 "stale": 0}
+    assert set(payload) == {
+        "roots",
+        "today",
+        "days",
+        "entries",
+        "elapsed_ms",
+        "counts",
+        "groups",
+        "secret_kinds",
+        "load_lines",
+        "findings",
+    }
+    assert payload["counts"] == {
+        "duplicates": 6,
+        "superseded": 2,
+        "load_line": 1,
+        "secrets": 1,
+        "stale": 0,
+    }
     assert payload["secret_kinds"] == {"GitHub token": 1}
     [cut] = payload["load_lines"]
     assert {k: cut[k] for k in ("path", "agent", "last_loaded_line", "whole_line")} == {
-        "path": "MEMORY.md", "agent": "Claude Code", "last_loaded_line": 200, "whole_line": True}
+        "path": "MEMORY.md",
+        "agent": "Claude Code",
+        "last_loaded_line": 200,
+        "whole_line": True,
+    }
     superseded = [f for f in payload["findings"] if f["check"] == "superseded"]
     older = superseded[1]
-    assert set(older) == {"check", "group", "lead", "root", "root_label", "path", "line_start",
-                          "line_end", "title", "date", "source", "reason", "details", "related"}
+    assert set(older) == {
+        "check",
+        "group",
+        "lead",
+        "root",
+        "root_label",
+        "path",
+        "line_start",
+        "line_end",
+        "title",
+        "date",
+        "source",
+        "reason",
+        "details",
+        "related",
+    }
     assert older["details"]["gap_days"] == 16
     assert older["related"]["path"] == "memory/2026-11-16.md"
     assert older["related"]["line_start"] == 11
@@ -67,11 +100,14 @@ def test_a_clean_folder_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "No findings" in out
 
 
-def test_file_text_is_sanitised_and_masked(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_file_text_is_sanitised_and_masked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     token = "ghp_" + "A1b2C3d4E5" * 4
-    body = (f"Deploy key {token} rotated by the release bot on every tagged build of the "
-            "billing service, logged to the audit channel with the commit hash.")
+    body = (
+        f"Deploy key {token} rotated by the release bot on every tagged build of the "
+        "billing service, logged to the audit channel with the commit hash."
+    )
     for day in ("2026-11-01", "2026-11-09"):
         title = f"\x1b]52;c;SGVsbG8=\x07Keys {token}"
         (tmp_path / f"{day}.md").write_text(f"# {day}\n\n## {title}\n\n{body}\n")

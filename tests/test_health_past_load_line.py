@@ -15,18 +15,31 @@ RULE = LoadLine(files=("MEMORY.md",), agent="Agent", lines=6)
 
 
 def entry(start: int, end: int, path: str = "MEMORY.md") -> Entry:
-    return Entry(id=f"{path}:{start}", path=path, source=Source.LONG_TERM, title="t",
-                 heading_path=("t",), body="b", line_start=start, line_end=end, date=None)
+    return Entry(
+        id=f"{path}:{start}",
+        path=path,
+        source=Source.LONG_TERM,
+        title="t",
+        heading_path=("t",),
+        body="b",
+        line_start=start,
+        line_end=end,
+        date=None,
+    )
 
 
-@pytest.mark.parametrize(("start", "end", "past"), [
-    (1, 4, False),  # loaded whole
-    (1, 6, False),  # ends on the last loaded line
-    (5, 9, True),  # the line falls inside it
-    (7, 12, True),  # starts past it
-])
+@pytest.mark.parametrize(
+    ("start", "end", "past"),
+    [
+        (1, 4, False),  # loaded whole
+        (1, 6, False),  # ends on the last loaded line
+        (5, 9, True),  # the line falls inside it
+        (7, 12, True),  # starts past it
+    ],
+)
 def test_an_entry_is_past_the_line_when_any_of_it_is_not_loaded(
-        tmp_path: Path, start: int, end: int, past: bool) -> None:
+    tmp_path: Path, start: int, end: int, past: bool
+) -> None:
     (tmp_path / "MEMORY.md").write_text("".join(f"line {n}\n" for n in range(1, 13)))
     cuts = past_load_line([entry(start, end)], {"": tmp_path}, (RULE,))
     assert (f"MEMORY.md:{start}" in cuts) is past

@@ -34,18 +34,29 @@ SENTENCES = (
 WORDS = ("alpha", "bravo", "delta", "kilo", "lima", "oscar", "tango", "zulu", "deploy", "cache")
 
 bodies = st.lists(
-    st.one_of(st.sampled_from(SENTENCES), st.lists(st.sampled_from(WORDS), min_size=1,
-                                                   max_size=12).map(" ".join)),
-    min_size=1, max_size=3,
+    st.one_of(
+        st.sampled_from(SENTENCES),
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=12).map(" ".join),
+    ),
+    min_size=1,
+    max_size=3,
 ).map(". ".join)
 corpora = st.lists(st.tuples(bodies, st.integers(0, 60)), min_size=2, max_size=14)
 
 
 def entries_of(items: list[tuple[str, int]]) -> list[Entry]:
     return [
-        Entry(id=f"e{number}", path=f"memory/{number:02d}.md", source=Source.DAILY,
-              title=f"Note {number}", heading_path=(f"Note {number}",), body=body, line_start=1,
-              line_end=3, date=TODAY - dt.timedelta(days=age))
+        Entry(
+            id=f"e{number}",
+            path=f"memory/{number:02d}.md",
+            source=Source.DAILY,
+            title=f"Note {number}",
+            heading_path=(f"Note {number}",),
+            body=body,
+            line_start=1,
+            line_end=3,
+            date=TODAY - dt.timedelta(days=age),
+        )
         for number, (body, age) in enumerate(items)
     ]
 
@@ -57,8 +68,9 @@ def indexed(entries: list[Entry]) -> EntryTerms:
 
 
 def pairs_by_id(terms: EntryTerms) -> set[frozenset[str]]:
-    found = duplicate_pairs(terms, HealthSettings(),
-                            lambda index: normalised_text(terms.entries[index]))
+    found = duplicate_pairs(
+        terms, HealthSettings(), lambda index: normalised_text(terms.entries[index])
+    )
     assert all(a < b for a, b in found)
     return {frozenset((terms.entries[a].id, terms.entries[b].id)) for a, b in found}
 
@@ -88,8 +100,11 @@ lines = st.one_of(
     st.just(""),
 )
 rules = st.builds(
-    LoadLine, files=st.just(("MEMORY.md",)), agent=st.just("Agent"),
-    lines=st.none() | st.integers(1, 60), bytes=st.none() | st.integers(1, 3000),
+    LoadLine,
+    files=st.just(("MEMORY.md",)),
+    agent=st.just("Agent"),
+    lines=st.none() | st.integers(1, 60),
+    bytes=st.none() | st.integers(1, 3000),
     chars=st.none() | st.integers(1, 3000),
 ).filter(lambda rule: rule.lines or rule.bytes or rule.chars)
 
@@ -109,18 +124,32 @@ def test_load_line_findings_lie_inside_the_file(file_lines: list[str], rule: Loa
         assert findings == []
         return
     assert 0 <= cut.last_line <= total
-    beyond = {e.id for e in entries if e.line_start > cut.last_line
-              or (e.line_start == cut.last_line and not cut.whole_line)}
+    beyond = {
+        e.id
+        for e in entries
+        if e.line_start > cut.last_line or (e.line_start == cut.last_line and not cut.whole_line)
+    }
     assert {f.entry.id for f in findings if not f.detail("partly")} == beyond
 
 
 secretish = st.lists(
-    st.sampled_from([
-        "ghp_" + "A1b2C3d4E5" * 4, "password = hunter22", "Bearer abcdef0123456789XYZ",
-        "https://bob:pa55w0rd@git.example.com", "AKIAIOSFODNN7EXAMPLE", "token: rotate",
-        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c7\n-----END RSA PRIVATE KEY-----",
-        "plain words", "\n", " ", "api_key=", "sk-" + "x" * 24, "…••••",
-    ]),
+    st.sampled_from(
+        [
+            "ghp_" + "A1b2C3d4E5" * 4,
+            "password = hunter22",
+            "Bearer abcdef0123456789XYZ",
+            "https://bob:pa55w0rd@git.example.com",
+            "AKIAIOSFODNN7EXAMPLE",
+            "token: rotate",
+            "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA1c7\n-----END RSA PRIVATE KEY-----",
+            "plain words",
+            "\n",
+            " ",
+            "api_key=",
+            "sk-" + "x" * 24,
+            "…••••",
+        ]
+    ),
     max_size=12,
 ).map("".join)
 

@@ -54,7 +54,11 @@ def test_the_cursor_walks_back_and_forward() -> None:
     cursor = HistoryCursor(["one", "two", "three"])
     assert cursor.newer() is None
     assert [cursor.older(), cursor.older(), cursor.older(), cursor.older()] == [
-        "three", "two", "one", "one"]
+        "three",
+        "two",
+        "one",
+        "one",
+    ]
     assert [cursor.newer(), cursor.newer(), cursor.newer()] == ["two", "three", ""]
     assert cursor.position is None
     assert HistoryCursor([]).older() is None

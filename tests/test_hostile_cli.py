@@ -27,7 +27,10 @@ def run_memtui(*args: str, home: Path) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "XDG_CONFIG_HOME": str(home), "NO_COLOR": "1"}
     return subprocess.run(
         [sys.executable, "-m", "memtui", *args],
-        capture_output=True, timeout=120, env=env, check=False,
+        capture_output=True,
+        timeout=120,
+        env=env,
+        check=False,
     )
 
 
@@ -62,7 +65,14 @@ def test_json_output_has_no_raw_unsafe_bytes(
 ) -> None:
     query = ["-q", "name", "-n", "0"] if command == "rank" else []
     result = run_memtui(
-        command, *query, str(corpus.root), "--json", "--days", "0", "--today", TODAY,
+        command,
+        *query,
+        str(corpus.root),
+        "--json",
+        "--days",
+        "0",
+        "--today",
+        TODAY,
         home=tmp_path,
     )
     assert result.returncode == 0

@@ -38,7 +38,9 @@ def screen_is_safe(app: MemtuiApp) -> None:
 
 
 async def test_markup_shows_literally_and_clicks_do_nothing(
-    corpus: hostile.HostileCorpus, tmp_path: Path, opened_urls: list[str],
+    corpus: hostile.HostileCorpus,
+    tmp_path: Path,
+    opened_urls: list[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
@@ -124,8 +126,9 @@ async def test_a_hostile_file_name_arriving_while_watched_is_announced_safely(
     app = build_app(str(root), "--days", "0", deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
-                         steps=1_000)
+        await wait_until(
+            pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1_000
+        )
         applied = app.changes_applied
         name = hostile.ESCAPE_PAYLOADS["osc52_clipboard"] + ".md"
         (root / name).write_text("## Arrived\n" + hostile.ESCAPE_PAYLOADS["osc0_title"] + "\n")

@@ -19,11 +19,13 @@ WORDS = ["deploy", "deployed", "deployment", "depot", "staging", "kubernetes", "
 
 def small_index() -> Index:
     index = Index()
-    index.rebuild([
-        make_entry("a.md", "Deploy checklist", "deploy deploy ci staging", position=0, count=2),
-        make_entry("a.md", "Other", "deployment of kubernetes", position=1, count=2, line=9),
-        make_entry("b.md", "Depot", "the depot deployed 数据库", line=1),
-    ])
+    index.rebuild(
+        [
+            make_entry("a.md", "Deploy checklist", "deploy deploy ci staging", position=0, count=2),
+            make_entry("a.md", "Other", "deployment of kubernetes", position=1, count=2, line=9),
+            make_entry("b.md", "Depot", "the depot deployed 数据库", line=1),
+        ]
+    )
     return index
 
 
@@ -48,8 +50,15 @@ def test_empty_segment() -> None:
 
 @pytest.mark.parametrize(
     ("term", "stem"),
-    [("deployment", "deploy"), ("deploying", "deploy"), ("configuration", "configur"),
-     ("tests", "test"), ("ci", None), ("uses", None), ("deploy", None)],
+    [
+        ("deployment", "deploy"),
+        ("deploying", "deploy"),
+        ("configuration", "configur"),
+        ("tests", "test"),
+        ("ci", None),
+        ("uses", None),
+        ("deploy", None),
+    ],
 )
 def test_variant_stem(term: str, stem: str | None) -> None:
     assert variant_stem(term) == stem
@@ -92,8 +101,7 @@ def test_cjk_terms_match_exactly() -> None:
 def test_replace_paths_marks_old_slots_dead_and_indexes_new_ones() -> None:
     index = small_index()
     assert index.live_count == 3
-    index.replace_paths({"b.md": [make_entry("b.md", "Depot", "rollback plan")],
-                         "a.md": []})
+    index.replace_paths({"b.md": [make_entry("b.md", "Depot", "rollback plan")], "a.md": []})
     assert index.live_count == 1
     assert index.document_frequency("depot") == 1
     assert index.document_frequency("deploy") == 0
@@ -120,10 +128,23 @@ def test_batched_rebuild_equals_per_entry_tokens(
     """Load tokenizes entries in batches; the segment must equal one built from entry_tokens."""
     monkeypatch.setattr(segment_module, "BUILD_BATCH", batch)
     entries = [
-        make_entry("notes/activeContext.md", "Deploy Ｚ checklist", "deploy deploy — ci, staging",
-                   position=0, count=3, tags=("Ops",)),
-        make_entry("notes/activeContext.md", "数据库 v2版本", "Café naïve ﬁle \x01 Z", position=1,
-                   count=3, line=9, parents=("Notes", "数据库 v2版本")),
+        make_entry(
+            "notes/activeContext.md",
+            "Deploy Ｚ checklist",
+            "deploy deploy — ci, staging",
+            position=0,
+            count=3,
+            tags=("Ops",),
+        ),
+        make_entry(
+            "notes/activeContext.md",
+            "数据库 v2版本",
+            "Café naïve ﬁle \x01 Z",
+            position=1,
+            count=3,
+            line=9,
+            parents=("Notes", "数据库 v2版本"),
+        ),
         make_entry("notes/activeContext.md", "", "", position=2, count=3, line=20),
         make_entry("b.md", "Depot", "the depot deployed 数据库 again and again", line=1),
     ]
@@ -143,10 +164,12 @@ def test_counts_beyond_uint16_widen_the_count_arrays(monkeypatch: pytest.MonkeyP
     """Counts are stored as uint16 until one overflows; later batches widen them, losslessly."""
     monkeypatch.setattr(segment_module, "BUILD_BATCH", 1)
     index = Index()
-    index.rebuild([
-        make_entry("a.md", "Spam", "spam once", line=1),
-        make_entry("b.md", "Flood", "spam " * 70_000, line=1),
-    ])
+    index.rebuild(
+        [
+            make_entry("a.md", "Spam", "spam once", line=1),
+            make_entry("b.md", "Flood", "spam " * 70_000, line=1),
+        ]
+    )
     word_id = index.main.word_id("spam")
     assert word_id is not None
     start, end = index.main.ptr[word_id], index.main.ptr[word_id + 1]

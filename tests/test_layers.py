@@ -139,7 +139,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
         path.append(node)
         for target in sorted(edges.get(node, ())):
             if state.get(target) == 1:
-                return [*path[path.index(target):], target]
+                return [*path[path.index(target) :], target]
             if target not in state and (cycle := visit(target)):
                 return cycle
         path.pop()
@@ -171,8 +171,16 @@ def test_the_readme_lists_every_module() -> None:
     and `__main__` aside), so a new module cannot go unmentioned."""
     readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
     core_groups = ("live", "places", "reading", "search", "settings")
-    grouping = {"memtui", "memtui.__main__", "memtui.ui.screens", "memtui.ui.widgets",
-                *(f"memtui.core.{group}" for group in core_groups)}
-    missing = [name for name in MODULES if name not in grouping
-               and f"| `{name.removeprefix('memtui.')}` |" not in readme]
+    grouping = {
+        "memtui",
+        "memtui.__main__",
+        "memtui.ui.screens",
+        "memtui.ui.widgets",
+        *(f"memtui.core.{group}" for group in core_groups),
+    }
+    missing = [
+        name
+        for name in MODULES
+        if name not in grouping and f"| `{name.removeprefix('memtui.')}` |" not in readme
+    ]
     assert not missing, f"add a row to the README's module table for {missing}"

@@ -41,7 +41,8 @@ def test_json_lists_every_layout(memory_root: Path, capsys: pytest.CaptureFixtur
     assert by_key[("MEMORY.md", 19)]["date"] == "2026-03-18"
     assert by_key[("muxcode/build.md", 3)]["role"] == "build"
     assert by_key[(".claude/memory/socket_permissions.md", 8)]["tags"] == [
-        "sockets", "permissions",
+        "sockets",
+        "permissions",
     ]
     assert by_key[("nanobot/memory/HISTORY.md", 1)]["source"] == "daily"
     assert payload["hidden_by_window"] == 2
@@ -115,8 +116,9 @@ def test_bad_config_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "days" in capsys.readouterr().err
 
 
-def test_demo_lists(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_demo_lists(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     code, payload = run_json(capsys, "--demo")
     assert code == 0

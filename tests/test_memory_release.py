@@ -69,8 +69,12 @@ def low_thresholds(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def small_index() -> Index:
     index = Index()
-    index.rebuild([make_entry("a.md", "Deploy", "deploy checklist", line=1),
-                   make_entry("b.md", "Depot", "the depot", line=1)])
+    index.rebuild(
+        [
+            make_entry("a.md", "Deploy", "deploy checklist", line=1),
+            make_entry("b.md", "Depot", "the depot", line=1),
+        ]
+    )
     return index
 
 
@@ -90,8 +94,9 @@ def test_one_huge_dead_entry_is_compacted_away(low_thresholds: None, after: str)
 def test_small_changes_stay_in_the_delta(low_thresholds: None) -> None:
     """Compaction is amortised: dead text below the live text does not trigger it."""
     index = Index()
-    index.rebuild([make_entry("big.md", "Big", giant_body("b")),
-                   make_entry("b.md", "Depot", "the depot")])
+    index.rebuild(
+        [make_entry("big.md", "Big", giant_body("b")), make_entry("b.md", "Depot", "the depot")]
+    )
     generation = index.generation
     for body in ("one", "two", "three"):
         index.replace_paths({"b.md": [make_entry("b.md", "Depot", body)]})
@@ -106,9 +111,13 @@ def test_compaction_keeps_no_cache_of_the_old_main_segment(
     segment of a removed giant (all its postings) outlived the compaction."""
     monkeypatch.setattr(index_module, "COMPACT_MIN_DEAD", 0)
     index = Index()
-    index.rebuild([make_entry("giant.md", "Giant", giant_body("g")),
-                   make_entry("a.md", "Deploy", "deploy checklist"),
-                   make_entry("b.md", "Depot", "the depot")])
+    index.rebuild(
+        [
+            make_entry("giant.md", "Giant", giant_body("g")),
+            make_entry("a.md", "Deploy", "deploy checklist"),
+            make_entry("b.md", "Depot", "the depot"),
+        ]
+    )
     index.prepare_fuzzy()
     index.prepare_prefixes()
     index.fuzzy_words("gaint")
@@ -116,18 +125,26 @@ def test_compaction_keeps_no_cache_of_the_old_main_segment(
     index.replace_paths({"giant.md": [], "a.md": []})  # 2 dead, 1 live: compacted
     assert index.generation > generation
     segments = [item for item in reachable(index) if isinstance(item, Segment)]
-    assert {id(segment) for segment in segments} <= {id(index.main), id(index.delta),
-                                                     id(EMPTY_SEGMENT)}
+    assert {id(segment) for segment in segments} <= {
+        id(index.main),
+        id(index.delta),
+        id(EMPTY_SEGMENT),
+    }
 
 
 def test_delta_tokens_share_one_string_per_word() -> None:
     """Half a million token strings of one changed file fragmented Python's small-object
     arenas; the delta keeps one string per distinct word."""
     index = small_index()
-    index.replace_paths({"c.md": [make_entry("c.md", "Repeat", "zebracorn " * 500)],
-                         "d.md": [make_entry("d.md", "Again", "zebracorn " * 300)]})
-    copies = {id(item) for item in reachable(index)
-              if isinstance(item, str) and item == "zebracorn"}
+    index.replace_paths(
+        {
+            "c.md": [make_entry("c.md", "Repeat", "zebracorn " * 500)],
+            "d.md": [make_entry("d.md", "Again", "zebracorn " * 300)],
+        }
+    )
+    copies = {
+        id(item) for item in reachable(index) if isinstance(item, str) and item == "zebracorn"
+    }
     assert len(copies) == 1
     assert index.document_frequency("zebracorn") == 2
 
@@ -138,7 +155,8 @@ def test_delta_tokens_share_one_string_per_word() -> None:
 def write_memory(root: Path) -> Path:
     root.mkdir(parents=True)
     (root / "MEMORY.md").write_text(
-        "# Memory\n\n## Deploy\n\ncanary first\n\n## Team\n\nweekly sync\n", encoding="utf-8")
+        "# Memory\n\n## Deploy\n\ncanary first\n\n## Team\n\nweekly sync\n", encoding="utf-8"
+    )
     giant = root / "notes" / "giant.md"
     giant.parent.mkdir()
     giant.write_text(f"# Giant\n\n{giant_body('g')}\n", encoding="utf-8")
@@ -150,13 +168,15 @@ def replace_root(root: Path) -> None:
     shutil.rmtree(root)
     root.mkdir()
     (root / "MEMORY.md").write_text(
-        "".join(f"## Entry {number}\n\nbody {number}\n\n" for number in range(4)),
-        encoding="utf-8")
+        "".join(f"## Entry {number}\n\nbody {number}\n\n" for number in range(4)), encoding="utf-8"
+    )
 
 
 @pytest.mark.parametrize("after", ["removed", "replaced", "root replaced"])
 def test_the_engine_keeps_no_entry_of_content_that_went_away(
-    low_thresholds: None, tmp_path: Path, after: str,
+    low_thresholds: None,
+    tmp_path: Path,
+    after: str,
 ) -> None:
     root = tmp_path / "memory"
     giant = write_memory(root)
@@ -190,10 +210,15 @@ class Weighted:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(
-    st.dictionaries(st.integers(0, 30), st.integers(0, 400_000), max_size=8),
-    st.sets(st.integers(0, 30), max_size=8),
-), max_size=30))
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(st.integers(0, 30), st.integers(0, 400_000), max_size=8),
+            st.sets(st.integers(0, 30), max_size=8),
+        ),
+        max_size=30,
+    )
+)
 def test_a_snapshot_hides_little_weight(steps: list[tuple[dict[int, int], set[int]]]) -> None:
     """Each version equals the dict it models, and the replaced or removed values it still
     reaches (through the shared base) never weigh more than the limit."""
@@ -207,6 +232,9 @@ def test_a_snapshot_hides_little_weight(steps: list[tuple[dict[int, int], set[in
         model.update(boxed)
         assert dict(snapshot.items()) == model
         live = {id(value) for value in model.values()}
-        hidden = sum(item.weight for item in reachable(snapshot)
-                     if isinstance(item, Weighted) and id(item) not in live)
+        hidden = sum(
+            item.weight
+            for item in reachable(snapshot)
+            if isinstance(item, Weighted) and id(item) not in live
+        )
         assert hidden <= snapshot_module.COMPACT_MIN_HIDDEN_WEIGHT

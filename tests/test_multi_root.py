@@ -63,14 +63,17 @@ def test_same_relative_path_in_two_roots_gives_distinct_stable_ids(
     entries = engine.loaded_entries()
     memory = [entry for entry in entries if entry.path == "MEMORY.md"]
     assert {(entry.root, entry.title) for entry in memory} == {
-        ("alpha", "Deploy checklist"), ("alpha", "Team"),
-        ("beta", "Deploy freeze"), ("beta", "Team"),
+        ("alpha", "Deploy checklist"),
+        ("alpha", "Team"),
+        ("beta", "Deploy freeze"),
+        ("beta", "Team"),
     }
     assert len({entry.id for entry in entries}) == len(entries) == 5
     again = open_engine(*two_roots)
     assert {entry.id for entry in again.loaded_entries()} == {entry.id for entry in entries}
     assert {engine.file_of(entry) for entry in memory} == {
-        two_roots[0] / "MEMORY.md", two_roots[1] / "MEMORY.md"
+        two_roots[0] / "MEMORY.md",
+        two_roots[1] / "MEMORY.md",
     }
 
 
@@ -78,7 +81,8 @@ def test_a_query_ranks_matches_from_both_roots(two_roots: tuple[Path, Path]) -> 
     engine = open_engine(*two_roots)
     hits = engine.search("deploy").hits
     assert {(hit.entry.root, hit.entry.title) for hit in hits} == {
-        ("alpha", "Deploy checklist"), ("beta", "Deploy freeze")
+        ("alpha", "Deploy checklist"),
+        ("beta", "Deploy freeze"),
     }
     explanation = engine.explain(hits[0].entry.id, "deploy")
     assert explanation is not None and explanation.score == hits[0].score
@@ -198,7 +202,11 @@ def test_window_and_skipped_cover_every_root(two_roots: tuple[Path, Path]) -> No
 
 def test_labels_are_unique_and_path_free() -> None:
     assert distinct_labels(["proj", "proj", "a/b c:d", "", "proj"]) == [
-        "proj", "proj-2", "a-b-c-d", "root", "proj-3"
+        "proj",
+        "proj-2",
+        "a-b-c-d",
+        "root",
+        "proj-3",
     ]
     assert folder_label(Path("/home/u/.openclaw/workspace")) == "openclaw"
     assert folder_label(Path("/home/u/app/memory-bank")) == "app"
@@ -213,10 +221,13 @@ def key(entry: Entry) -> tuple[str, int, str]:
 @settings(max_examples=25, deadline=None)
 @given(
     files=st.lists(
-        st.tuples(st.sampled_from(["a", "b"]),
-                  st.sampled_from(["MEMORY.md", "memory/2026-11-20.md", "notes/x.md"]),
-                  st.lists(st.sampled_from(["deploy", "team", "plan"]), min_size=1, max_size=3)),
-        min_size=1, max_size=8,
+        st.tuples(
+            st.sampled_from(["a", "b"]),
+            st.sampled_from(["MEMORY.md", "memory/2026-11-20.md", "notes/x.md"]),
+            st.lists(st.sampled_from(["deploy", "team", "plan"]), min_size=1, max_size=3),
+        ),
+        min_size=1,
+        max_size=8,
     )
 )
 def test_the_union_is_every_roots_own_entries(
@@ -248,16 +259,20 @@ def test_list_and_rank_json_give_root_and_relative_path(
     alpha, beta = two_roots
     assert main(["list", "--json", "--days", "0", str(alpha), str(beta)]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert listed["roots"] == [{"label": "alpha", "path": str(alpha)},
-                               {"label": "beta", "path": str(beta)}]
+    assert listed["roots"] == [
+        {"label": "alpha", "path": str(alpha)},
+        {"label": "beta", "path": str(beta)},
+    ]
     assert {(e["root_label"], e["root"], e["path"]) for e in listed["entries"]} == {
-        ("alpha", str(alpha), "MEMORY.md"), ("alpha", str(alpha), "memory/2026-11-20.md"),
+        ("alpha", str(alpha), "MEMORY.md"),
+        ("alpha", str(alpha), "memory/2026-11-20.md"),
         ("beta", str(beta), "MEMORY.md"),
     }
     assert main(["rank", "-q", "deploy", "--json", str(alpha), str(beta)]) == 0
     ranked = json.loads(capsys.readouterr().out)
     assert sorted((r["root_label"], r["path"]) for r in ranked["results"]) == [
-        ("alpha", "MEMORY.md"), ("beta", "MEMORY.md")
+        ("alpha", "MEMORY.md"),
+        ("beta", "MEMORY.md"),
     ]
     assert main(["rank", "-q", "deploy", str(alpha), str(beta)]) == 0
     human = capsys.readouterr().out
@@ -270,9 +285,7 @@ def test_demo_all_opens_two_roots(capsys: pytest.CaptureFixture[str]) -> None:
     assert [root["label"] for root in listed["roots"]] == ["demo", "web-bank"]
     assert {e["root_label"] for e in listed["entries"]} == {"demo", "web-bank"}
     assert main(["rank", "-q", "deploy root:web", "--demo", "--all", "--json"]) == 0
-    assert {r["root_label"] for r in json.loads(capsys.readouterr().out)["results"]} == {
-        "web-bank"
-    }
+    assert {r["root_label"] for r in json.loads(capsys.readouterr().out)["results"]} == {"web-bank"}
 
 
 def test_roots_and_all_together_are_a_usage_error(

@@ -27,7 +27,10 @@ RAW = (b"\x1b", b"\x07", "\x9b".encode())
 
 def run_memtui(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-m", "memtui", *args], capture_output=True, timeout=120, check=False,
+        [sys.executable, "-m", "memtui", *args],
+        capture_output=True,
+        timeout=120,
+        check=False,
         env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", **(env or {})},
     )
 
@@ -57,8 +60,11 @@ def test_arguments_come_back_visible(argv: list[str]) -> None:
 
 def test_config_values_come_back_visible(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
-    config.write_text(f'days = "{PAYLOAD}"\n"{PAYLOAD}" = 1\n'.replace("\x1b", "\\u001b")
-                      .replace("\x07", "\\u0007").replace("\x9b", "\\u009b"))
+    config.write_text(
+        f'days = "{PAYLOAD}"\n"{PAYLOAD}" = 1\n'.replace("\x1b", "\\u001b")
+        .replace("\x07", "\\u0007")
+        .replace("\x9b", "\\u009b")
+    )
     result = run_memtui("list", "--demo", "--config", str(config))
     assert_visible(result.stdout + result.stderr)
     assert b"QARG-TITLE" in result.stderr
@@ -68,10 +74,17 @@ def test_the_environment_comes_back_visible(tmp_path: Path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "memtui", "list"], capture_output=True, timeout=120, check=False,
+        [sys.executable, "-m", "memtui", "list"],
+        capture_output=True,
+        timeout=120,
+        check=False,
         cwd=empty,
-        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict", "HOME": str(empty),
-             "MEMTUI_DIR": f"/nonexistent/{PAYLOAD}"},
+        env={
+            **os.environ,
+            "PYTHONIOENCODING": "utf-8:strict",
+            "HOME": str(empty),
+            "MEMTUI_DIR": f"/nonexistent/{PAYLOAD}",
+        },
     )
     assert result.returncode == 2
     assert b"MEMTUI_DIR" in result.stderr

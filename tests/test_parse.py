@@ -152,7 +152,9 @@ CASES: list[tuple[str, str, Source, list[Row]]] = [
             ("Date-only entry.", 6, 7, "2026-11-09T00:00"),
             (
                 "Out of order entry. [2026-11-07 13:55] second entry on the same line.",
-                8, 8, "2026-11-07T13:51",
+                8,
+                8,
+                "2026-11-07T13:51",
             ),
             ("用户确认持仓明细。", 10, 10, "2026-11-10T09:00"),
         ],
@@ -491,14 +493,17 @@ def test_a_real_date_in_the_file_name_warns_nothing() -> None:
 TABLE = "| Claim | Verdict |\n|---|:---:|\n| fast | yes |\n"
 
 
-@pytest.mark.parametrize(("before", "title"), [
-    (TABLE, "Prose after the table"),
-    ("| | |\n|---|---|\n| **a** | b |\n", "Prose after the table"),
-    ("Claim | Verdict\n--- | ---\nfast | yes\n", "Prose after the table"),
-    ("---\n\n* * *\n", "Prose after the table"),
-    ("```sh\nmake deploy\n```\n", "Prose after the table"),
-    ("", "Prose after the table"),
-])
+@pytest.mark.parametrize(
+    ("before", "title"),
+    [
+        (TABLE, "Prose after the table"),
+        ("| | |\n|---|---|\n| **a** | b |\n", "Prose after the table"),
+        ("Claim | Verdict\n--- | ---\nfast | yes\n", "Prose after the table"),
+        ("---\n\n* * *\n", "Prose after the table"),
+        ("```sh\nmake deploy\n```\n", "Prose after the table"),
+        ("", "Prose after the table"),
+    ],
+)
 def test_a_derived_title_is_never_a_table_row_a_rule_or_code(before: str, title: str) -> None:
     entries = parse("2026-11-20.md", f"{before}\nProse after the table.\n")
     assert entries[0].title == title + "."
@@ -507,17 +512,24 @@ def test_a_derived_title_is_never_a_table_row_a_rule_or_code(before: str, title:
 def test_duplicate_headings_are_told_apart_by_prose_not_by_a_table() -> None:
     text = f"## Verdict\n\n{TABLE}\n**SEALED** — patch first.\n\n## Verdict\n\n{TABLE}\nLater.\n"
     assert [e.title for e in parse("n.md", text)] == [
-        "Verdict — SEALED — patch first.", "Verdict — Later.",
+        "Verdict — SEALED — patch first.",
+        "Verdict — Later.",
     ]
 
 
-@pytest.mark.parametrize(("line", "title"), [
-    ("**Bold** start, then *italic* and _under_ words", "Bold start, then italic and under words"),
-    ("- [x] `__init__` and `snake_case` stay", "[x] `__init__` and `snake_case` stay"),
-    ("> quoted **fact**", "quoted fact"),
-    ("1. my_var_name is not emphasis", "my_var_name is not emphasis"),
-    ("`code` first", "`code` first"),
-    ("-5 degrees outside", "-5 degrees outside"),
-])
+@pytest.mark.parametrize(
+    ("line", "title"),
+    [
+        (
+            "**Bold** start, then *italic* and _under_ words",
+            "Bold start, then italic and under words",
+        ),
+        ("- [x] `__init__` and `snake_case` stay", "[x] `__init__` and `snake_case` stay"),
+        ("> quoted **fact**", "quoted fact"),
+        ("1. my_var_name is not emphasis", "my_var_name is not emphasis"),
+        ("`code` first", "`code` first"),
+        ("-5 degrees outside", "-5 degrees outside"),
+    ],
+)
 def test_derived_titles_drop_markers_but_keep_code_and_words(line: str, title: str) -> None:
     assert parse("2026-11-20.md", f"{line}\n\nmore\n")[0].title == title

@@ -32,7 +32,8 @@ CITATION_LINE = re.compile(r"^(\S.*):(\d+)(?:–(\d+))? \((.+), (long_term|daily
 
 def picker(*argv: str, multi: bool = False) -> MemtuiApp:
     args = build_parser("pick").parse_args(
-        [*argv, "--no-watch", "--today", TODAY.isoformat(), *(["--multi"] if multi else [])])
+        [*argv, "--no-watch", "--today", TODAY.isoformat(), *(["--multi"] if multi else [])]
+    )
     mode: HandOffMode = "all" if multi else "selected"
     return create_app(args, deterministic=True, hand_off=mode)
 
@@ -52,17 +53,17 @@ async def pick(pilot: Pilot[Any], app: MemtuiApp, query: str, *keys: str) -> Non
 
 def rank_json(*argv: str) -> dict[str, Any]:
     out = io.StringIO()
-    run_rank(build_parser("rank").parse_args([*argv, "--today", TODAY.isoformat(), "--json"]),
-             out)
+    run_rank(build_parser("rank").parse_args([*argv, "--today", TODAY.isoformat(), "--json"]), out)
     loaded: dict[str, Any] = json.loads(out.getvalue())
     return loaded
 
 
 async def test_enter_hands_on_the_marked_entries_in_every_format(tmp_path: Path) -> None:
-    root = write(tmp_path / "root" / "MEMORY.md",
-                 "# M\n\n## Deploy checklist\n\nDeploy after CI.\n\n## Rollback\n\n"
-                 "Roll back a deploy.\n\n## Deploy keys\n\nsk-live-a1B2c3D4e5F6g7H8i9J0k1L2m3\n"
-                 ).parent
+    root = write(
+        tmp_path / "root" / "MEMORY.md",
+        "# M\n\n## Deploy checklist\n\nDeploy after CI.\n\n## Rollback\n\n"
+        "Roll back a deploy.\n\n## Deploy keys\n\nsk-live-a1B2c3D4e5F6g7H8i9J0k1L2m3\n",
+    ).parent
     app = picker(str(root))
     async with app.run_test(size=SIZE) as pilot:
         await pick(pilot, app, "deploy", "tab", "down", "space", "up", "space", "enter")
@@ -73,8 +74,9 @@ async def test_enter_hands_on_the_marked_entries_in_every_format(tmp_path: Path)
     assert second is not None and first is not None and (second.rank, first.rank) == (2, 1)
 
     cited = printed(handed, "cite").splitlines()
-    assert cited == [f"MEMORY.md:{hit.entry.line_start}–{hit.entry.line_end}"
-                     for hit in (second, first)]
+    assert cited == [
+        f"MEMORY.md:{hit.entry.line_start}–{hit.entry.line_end}" for hit in (second, first)
+    ]
     markdown = printed(handed, "md")
     headings = [line for line in markdown.splitlines() if CITATION_LINE.match(line)]
     assert [line.split(" (")[0] for line in headings] == cited
@@ -136,12 +138,25 @@ def test_the_real_picker_prints_only_the_choice_to_stdout(tmp_path: Path) -> Non
     """As a person would: `memtui pick --demo -q deploy > out.md`, tab, space, ↓, space, enter."""
     out = tmp_path / "out.md"
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"), "TERM": "xterm-256color",
-        "LANG": "C.UTF-8", "OUT": str(out),
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+        "OUT": str(out),
     }
-    memtui = [sys.executable, "-m", "memtui", "pick", "--demo", "-q", "deploy", "--no-watch",
-              "--today", TODAY.isoformat()]
+    memtui = [
+        sys.executable,
+        "-m",
+        "memtui",
+        "pick",
+        "--demo",
+        "-q",
+        "deploy",
+        "--no-watch",
+        "--today",
+        TODAY.isoformat(),
+    ]
     terminal = Terminal(["/bin/sh", "-c", 'exec "$@" > "$OUT"', "sh", *memtui], env, (120, 36))
     try:
         terminal.read_until(lambda: b"matches" in terminal.output)

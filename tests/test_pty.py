@@ -36,8 +36,15 @@ def test_hostile_corpus_never_reaches_the_terminal_raw(
         "LANG": "C.UTF-8",
     }
     argv = [
-        sys.executable, "-m", "memtui", str(corpus.root),
-        "--no-watch", "--today", "2026-11-21", "--days", "0",
+        sys.executable,
+        "-m",
+        "memtui",
+        str(corpus.root),
+        "--no-watch",
+        "--today",
+        "2026-11-21",
+        "--days",
+        "0",
     ]
     terminal = Terminal(argv, env, (120, 36))
     try:

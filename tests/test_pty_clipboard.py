@@ -18,9 +18,14 @@ def test_citing_a_latin1_file_name_copies_its_visible_form(tmp_path: Path) -> No
     root = tmp_path / "memory"
     root.mkdir()
     (root / os.fsdecode(b"caf\xe9.md")).write_bytes(b"## Cafe hours\nThe cafe opens at eight.\n")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_STATE_HOME": str(tmp_path / "s"),
-           "TERM": "xterm-256color", "LANG": "C.UTF-8"}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "s"),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+    }
     argv = [sys.executable, "-m", "memtui", str(root), "--no-watch", "--days", "0"]
     terminal = Terminal(argv, env, (100, 30))
     try:

@@ -30,8 +30,13 @@ def test_terms_and_prefix(text: str, terms: tuple[str, ...], prefix_term: str | 
 
 @pytest.mark.parametrize(
     ("text", "term", "expands"),
-    [("ci", "ci", True), ("ci ", "ci", False), ("ci deploy", "ci", False),
-     ("dep ", "dep", True), ("数据", "数据", True)],
+    [
+        ("ci", "ci", True),
+        ("ci ", "ci", False),
+        ("ci deploy", "ci", False),
+        ("dep ", "dep", True),
+        ("数据", "数据", True),
+    ],
 )
 def test_which_terms_expand(text: str, term: str, expands: bool) -> None:
     assert parse_query(text).expands(term) is expands
@@ -53,9 +58,12 @@ def test_single_word_phrase_is_a_term() -> None:
 
 @pytest.mark.parametrize(
     ("text", "sources"),
-    [("source:daily", {Source.DAILY}), ("source:d", {Source.DAILY}),
-     ("source:long-term source:note", {Source.LONG_TERM, Source.NOTE}),
-     ("SOURCE:Memory", {Source.LONG_TERM})],
+    [
+        ("source:daily", {Source.DAILY}),
+        ("source:d", {Source.DAILY}),
+        ("source:long-term source:note", {Source.LONG_TERM, Source.NOTE}),
+        ("SOURCE:Memory", {Source.LONG_TERM}),
+    ],
 )
 def test_source_filter(text: str, sources: set[Source]) -> None:
     assert parse_query(text).sources == sources
@@ -82,8 +90,14 @@ def test_empty_filter_value_is_ignored_while_typing() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["after:2026-13-01", "before:2026-02-30", "after:yesterday", "after:2026-1", "source:x",
-     "x" * (MAX_QUERY_CHARS + 1)],
+    [
+        "after:2026-13-01",
+        "before:2026-02-30",
+        "after:yesterday",
+        "after:2026-1",
+        "source:x",
+        "x" * (MAX_QUERY_CHARS + 1),
+    ],
 )
 def test_errors(text: str) -> None:
     with pytest.raises(QueryError):

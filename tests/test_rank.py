@@ -35,9 +35,13 @@ def same_static(path: str, title: str, body: str) -> Entry:
 
 
 def test_exact_beats_prefix_and_closer_prefix_beats_longer() -> None:
-    result = engine([same_static("exact.md", "x", "deploy"),
-                     same_static("near.md", "x", "deploys"),
-                     same_static("far.md", "x", "deployment")]).search("deploy")
+    result = engine(
+        [
+            same_static("exact.md", "x", "deploy"),
+            same_static("near.md", "x", "deploys"),
+            same_static("far.md", "x", "deployment"),
+        ]
+    ).search("deploy")
     relevance = relevance_by_path(result)
     assert relevance["exact.md"] > relevance["near.md"] > relevance["far.md"] > 0
     assert [h.entry.path for h in result.hits] == ["exact.md", "near.md", "far.md"]
@@ -51,8 +55,9 @@ def test_typo_matches_fuzzily_with_similarity() -> None:
 
 
 def test_heading_counts_double() -> None:
-    result = engine([same_static("heading.md", "Rollback", "plan"),
-                     same_static("body.md", "Plan", "rollback")]).search("rollback")
+    result = engine(
+        [same_static("heading.md", "Rollback", "plan"), same_static("body.md", "Plan", "rollback")]
+    ).search("rollback")
     assert [h.entry.path for h in result.hits] == ["heading.md", "body.md"]
     match = result.hits[0].explanation.terms[0].matches[0]
     assert (match.heading_count, match.body_count) == (1, 0)
@@ -68,24 +73,31 @@ def test_rare_terms_weigh_more() -> None:
 
 
 def test_repeated_matches_saturate() -> None:
-    relevance = relevance_by_path(engine([
-        same_static("once.md", "x", "cache"),
-        same_static("many.md", "x", " ".join(["cache"] * 10)),
-    ]).search("cache"))
+    relevance = relevance_by_path(
+        engine(
+            [
+                same_static("once.md", "x", "cache"),
+                same_static("many.md", "x", " ".join(["cache"] * 10)),
+            ]
+        ).search("cache")
+    )
     assert relevance["once.md"] < relevance["many.md"] < 3 * relevance["once.md"]
 
 
 def test_all_terms_beat_some() -> None:
-    result = engine([
-        same_static("both.md", "x", "redis cache"),
-        same_static("one.md", "Redis", " ".join(["redis"] * 8)),
-    ]).search("redis cache")
+    result = engine(
+        [
+            same_static("both.md", "x", "redis cache"),
+            same_static("one.md", "Redis", " ".join(["redis"] * 8)),
+        ]
+    ).search("redis cache")
     assert result.hits[0].entry.path == "both.md"
 
 
 def test_zero_relevance_is_not_a_result() -> None:
-    result = engine([same_static("a.md", "x", "deploy"), same_static("b.md", "x", "other")]
-                    ).search("deploy")
+    result = engine([same_static("a.md", "x", "deploy"), same_static("b.md", "x", "other")]).search(
+        "deploy"
+    )
     assert [h.entry.path for h in result.hits] == ["a.md"]
     assert result.total_matches == 1
 
@@ -101,8 +113,9 @@ def test_zero_relevance_is_not_a_result() -> None:
         (Source.NOTE, None, True, 0.5, "undated: neutral"),
     ],
 )
-def test_recency(source: Source, date: dt.date | None, evergreen: bool, expected: float,
-                 raw: str) -> None:
+def test_recency(
+    source: Source, date: dt.date | None, evergreen: bool, expected: float, raw: str
+) -> None:
     entry = make_entry("a.md", "deploy", "x", source=source, date=date)
     hit = engine([entry], Config(evergreen_long_term=evergreen)).search("deploy").hits[0]
     recency = next(f for f in hit.explanation.factors if f.name == "recency")
@@ -112,8 +125,11 @@ def test_recency(source: Source, date: dt.date | None, evergreen: bool, expected
 
 @pytest.mark.parametrize(
     ("source", "expected", "raw"),
-    [(Source.LONG_TERM, 0.8, "long_term → priority 80"), (Source.NOTE, 0.6, "note"),
-     (Source.DAILY, 0.5, "daily → priority 50")],
+    [
+        (Source.LONG_TERM, 0.8, "long_term → priority 80"),
+        (Source.NOTE, 0.6, "note"),
+        (Source.DAILY, 0.5, "daily → priority 50"),
+    ],
 )
 def test_source_priority(source: Source, expected: float, raw: str) -> None:
     hit = engine([make_entry("a.md", "deploy", "x", source=source)]).search("deploy").hits[0]
@@ -124,8 +140,14 @@ def test_source_priority(source: Source, expected: float, raw: str) -> None:
 
 @pytest.mark.parametrize(
     ("source", "position", "count", "expected"),
-    [(Source.LONG_TERM, 0, 5, 1.0), (Source.LONG_TERM, 4, 5, 0.5), (Source.NOTE, 2, 5, 0.75),
-     (Source.DAILY, 4, 5, 1.0), (Source.DAILY, 0, 5, 0.5), (Source.DAILY, 0, 1, 1.0)],
+    [
+        (Source.LONG_TERM, 0, 5, 1.0),
+        (Source.LONG_TERM, 4, 5, 0.5),
+        (Source.NOTE, 2, 5, 0.75),
+        (Source.DAILY, 4, 5, 1.0),
+        (Source.DAILY, 0, 5, 0.5),
+        (Source.DAILY, 0, 1, 1.0),
+    ],
 )
 def test_position(source: Source, position: int, count: int, expected: float) -> None:
     entry = make_entry("a.md", "deploy", "x", source=source, position=position, count=count)
@@ -134,10 +156,11 @@ def test_position(source: Source, position: int, count: int, expected: float) ->
 
 
 def test_config_boosts_fire_once_and_are_never_capped() -> None:
-    config = Config(boosts=(Boost("memory/*", 1.5), Boost("tag:infra", 10.0),
-                            Boost("*.md", 0.9)))
-    entries = [make_entry("memory/a.md", "deploy", "x", tags=("Infra",)),
-               make_entry("notes/b.md", "deploy", "x")]
+    config = Config(boosts=(Boost("memory/*", 1.5), Boost("tag:infra", 10.0), Boost("*.md", 0.9)))
+    entries = [
+        make_entry("memory/a.md", "deploy", "x", tags=("Infra",)),
+        make_entry("notes/b.md", "deploy", "x"),
+    ]
     result = engine(entries, config).search("deploy")
     boosted = next(h for h in result.hits if h.entry.path == "memory/a.md").explanation
     assert [m.factor for m in boosted.multipliers] == [1.5, 10.0, 0.9]
@@ -150,8 +173,9 @@ def test_config_boosts_fire_once_and_are_never_capped() -> None:
 
 def test_min_score_drops_weak_results() -> None:
     config = Config(boosts=(Boost("weak.md", 0.05),))
-    result = engine([make_entry("weak.md", "deploy", "x"), make_entry("ok.md", "deploy", "x")],
-                    config).search("deploy")
+    result = engine(
+        [make_entry("weak.md", "deploy", "x"), make_entry("ok.md", "deploy", "x")], config
+    ).search("deploy")
     assert [h.entry.path for h in result.hits] == ["ok.md"]
 
 
@@ -167,18 +191,26 @@ def test_tie_breaks_priority_date_path_line() -> None:
     config = Config(weights={"relevance": 1.0, "source": 0.0, "recency": 0.0, "position": 0.0})
     result = engine(entries, config).search("deploy")
     assert [(h.entry.path, h.entry.line_start) for h in result.hits] == [
-        ("d.md", 1), ("c.md", 1), ("a.md", 1), ("b.md", 1), ("b.md", 7)]
+        ("d.md", 1),
+        ("c.md", 1),
+        ("a.md", 1),
+        ("b.md", 1),
+        ("b.md", 7),
+    ]
     assert len({h.score for h in result.hits}) == 1
 
 
 def test_filters_and_exclusions() -> None:
     entries = [
-        make_entry("memory/2026-05-30.md", "deploy", "ci", source=Source.DAILY,
-                   date=dt.date(2026, 5, 30)),
-        make_entry("memory/2026-01-02.md", "deploy", "x", source=Source.DAILY,
-                   date=dt.date(2026, 1, 2)),
-        make_entry("MEMORY.md", "deploy", "flaky login test", source=Source.LONG_TERM,
-                   tags=("infra",)),
+        make_entry(
+            "memory/2026-05-30.md", "deploy", "ci", source=Source.DAILY, date=dt.date(2026, 5, 30)
+        ),
+        make_entry(
+            "memory/2026-01-02.md", "deploy", "x", source=Source.DAILY, date=dt.date(2026, 1, 2)
+        ),
+        make_entry(
+            "MEMORY.md", "deploy", "flaky login test", source=Source.LONG_TERM, tags=("infra",)
+        ),
     ]
     ranker = engine(entries)
 
@@ -225,15 +257,17 @@ def test_cjk_queries() -> None:
 
 
 def test_title_echoing_the_body_is_not_a_heading() -> None:
-    entry = make_entry("HISTORY.md", "Rotated the Postmark token …",
-                       "[2026-05-01 10:00] Rotated the Postmark token; old one revoked.")
+    entry = make_entry(
+        "HISTORY.md",
+        "Rotated the Postmark token …",
+        "[2026-05-01 10:00] Rotated the Postmark token; old one revoked.",
+    )
     match = engine([entry]).search("postmark").hits[0].explanation.terms[0].matches[0]
     assert (match.heading_count, match.body_count) == (0, 1)
 
 
 def test_parent_headings_and_file_name_count_once_as_body() -> None:
-    entry = make_entry("memory-bank/activeContext.md", "Redis", "x",
-                       parents=("Infrastructure",))
+    entry = make_entry("memory-bank/activeContext.md", "Redis", "x", parents=("Infrastructure",))
     ranker = engine([entry])
     for query in ("infrastructure", "context"):
         match = ranker.search(query).hits[0].explanation.terms[0].matches[0]

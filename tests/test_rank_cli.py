@@ -53,8 +53,19 @@ def test_json_output(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> N
     assert payload["total_matches"] >= len(payload["results"])
     assert isinstance(payload["elapsed_ms"], float)
     first = payload["results"][0]
-    assert set(first) == {"rank", "score", "root", "root_label", "path", "line_start",
-                          "line_end", "title", "date", "source", "excerpt"}
+    assert set(first) == {
+        "rank",
+        "score",
+        "root",
+        "root_label",
+        "path",
+        "line_start",
+        "line_end",
+        "title",
+        "date",
+        "source",
+        "excerpt",
+    }
     assert first["root"] == str(memory_root) and first["root_label"] == "root"
     assert first["rank"] == 1
     assert not Path(first["path"]).is_absolute()
@@ -68,7 +79,11 @@ def test_json_explain(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0
     explanation = payload["results"][0]["explanation"]
     assert [f["name"] for f in explanation["factors"]] == [
-        "relevance", "source", "recency", "position"]
+        "relevance",
+        "source",
+        "recency",
+        "position",
+    ]
     assert explanation["score"] == pytest.approx(payload["results"][0]["score"], abs=1e-6)
     assert explanation["terms"][0]["matches"][0]["kind"] in {"exact", "prefix"}
 
@@ -94,8 +109,9 @@ def test_did_you_mean(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert "Did you mean: checklist?" in out
 
 
-def test_partly_unmatched_query_says_so(memory_root: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_partly_unmatched_query_says_so(
+    memory_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = rank(capsys, "-q", "deploy chxcxlxst", str(memory_root))
     assert code == 0
     assert "No entry contains: chxcxlxst (did you mean: checklist?)" in out
@@ -109,11 +125,17 @@ def test_no_results_json(memory_root: Path, capsys: pytest.CaptureFixture[str]) 
 
 @pytest.mark.parametrize(
     ("query", "message"),
-    [("", "empty query"), ("   ", "empty query"), ("x" * 10_000, "limit is"),
-     ("deploy after:2026-13-40", "expected a date"), ("before:soon", "expected a date")],
+    [
+        ("", "empty query"),
+        ("   ", "empty query"),
+        ("x" * 10_000, "limit is"),
+        ("deploy after:2026-13-40", "expected a date"),
+        ("before:soon", "expected a date"),
+    ],
 )
-def test_bad_input_exits_2(memory_root: Path, capsys: pytest.CaptureFixture[str], query: str,
-                           message: str) -> None:
+def test_bad_input_exits_2(
+    memory_root: Path, capsys: pytest.CaptureFixture[str], query: str, message: str
+) -> None:
     code, out, err = rank(capsys, "-q", query, str(memory_root))
     assert code == 2
     assert out == ""

@@ -24,12 +24,15 @@ def plain_sum(expansion: Expansion, slot_count: int) -> np.ndarray:
 
 
 def entries_from(bodies: list[list[str]], prefix: str) -> list[Entry]:
-    return [make_entry(f"{prefix}{at % 3}.md", "t", " ".join(body), position=at)
-            for at, body in enumerate(bodies)]
+    return [
+        make_entry(f"{prefix}{at % 3}.md", "t", " ".join(body), position=at)
+        for at, body in enumerate(bodies)
+    ]
 
 
-bodies_strategy = st.lists(st.lists(st.sampled_from(WORDS), min_size=1, max_size=8),
-                           min_size=1, max_size=12)
+bodies_strategy = st.lists(
+    st.lists(st.sampled_from(WORDS), min_size=1, max_size=8), min_size=1, max_size=12
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -45,14 +48,21 @@ def test_cached_sums_equal_the_plain_sum(
             index.prepare_prefixes()
         replacement = entries_from(changed, "notes/")
         for round_ in range(2):
-            for term, prefix in [("a", True), ("b", True), ("ba", True), ("bet", False),
-                                 ("ca", True), ("alpha", True)]:
+            for term, prefix in [
+                ("a", True),
+                ("b", True),
+                ("ba", True),
+                ("bet", False),
+                ("ca", True),
+                ("alpha", True),
+            ]:
                 expansion = index.expand(term, prefix=prefix)
                 got = index.term_frequencies(expansion, (term, prefix))
                 assert got.tobytes() == plain_sum(expansion, index.slot_count).tobytes()
             if round_ == 0:
-                index.replace_paths({"notes/0.md": [e for e in replacement
-                                                    if e.path == "notes/0.md"]})
+                index.replace_paths(
+                    {"notes/0.md": [e for e in replacement if e.path == "notes/0.md"]}
+                )
 
 
 def test_posting_tf_ranges_are_slices_of_the_whole() -> None:
@@ -67,8 +77,11 @@ def test_posting_tf_ranges_are_slices_of_the_whole() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    scores=st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]) | st.floats(0, 1),
-                    min_size=1, max_size=3000),
+    scores=st.lists(
+        st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 1.0]) | st.floats(0, 1),
+        min_size=1,
+        max_size=3000,
+    ),
     limit=st.integers(1, 60),
     period=st.sampled_from([1, 7, 8, 14]),
 )

@@ -35,11 +35,19 @@ def corpora(draw: st.DrawFn) -> list[Entry]:
             body = " ".join(draw(st.lists(WORDS, min_size=0, max_size=12)))
             dated = draw(st.booleans())
             parents = tuple(draw(st.lists(WORDS, max_size=1)))
-            entries.append(make_entry(
-                f"f{file_number}.md", title, body, source=source,
-                date=day if dated else None, position=position, count=count,
-                line=1 + 5 * position, parents=parents,
-            ))
+            entries.append(
+                make_entry(
+                    f"f{file_number}.md",
+                    title,
+                    body,
+                    source=source,
+                    date=day if dated else None,
+                    position=position,
+                    count=count,
+                    line=1 + 5 * position,
+                    parents=parents,
+                )
+            )
     return entries
 
 
@@ -69,17 +77,31 @@ def engine_for(entries: list[Entry], config: Config) -> Engine:
     return engine
 
 
-EXTRAS = ["", " source:daily", " source:note -a", ' "a b"', " -b", " after:2026-01-01",
-          " file:f1*", " color:red"]
+EXTRAS = [
+    "",
+    " source:daily",
+    " source:note -a",
+    ' "a b"',
+    " -b",
+    " after:2026-01-01",
+    " file:f1*",
+    " color:red",
+]
 """Filters, phrases, exclusions and an unknown filter, appended to random queries."""
 
-CONFIGS = st.sampled_from([
-    Config(),
-    Config(boosts=(Boost("f1.md", 1.5), Boost("f2*", 0.5)), min_score=0.2),
-    Config(boosts=(Boost("f1.md", 4.0), Boost("f2*", 3.0), Boost("f3*", 2.5))),
-    Config(weights={"relevance": 0.4, "source": 0.3, "recency": 0.2, "position": 0.1},
-           half_life_days=7.0, evergreen_long_term=False, min_score=0.0),
-])
+CONFIGS = st.sampled_from(
+    [
+        Config(),
+        Config(boosts=(Boost("f1.md", 1.5), Boost("f2*", 0.5)), min_score=0.2),
+        Config(boosts=(Boost("f1.md", 4.0), Boost("f2*", 3.0), Boost("f3*", 2.5))),
+        Config(
+            weights={"relevance": 0.4, "source": 0.3, "recency": 0.2, "position": 0.1},
+            half_life_days=7.0,
+            evergreen_long_term=False,
+            min_score=0.0,
+        ),
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -183,8 +205,9 @@ def expected_order(engine: Engine, query: str) -> list[str]:
         entry = context.entries[slot]
         score = 0.0 if context.browse else -float(context.scores[at])
         priority = 0 if context.browse else -int(statics.priority[slot])
-        keyed.append(((score, priority, -int(statics.when[slot]), entry.path, entry.line_start),
-                      entry.id))
+        keyed.append(
+            ((score, priority, -int(statics.when[slot]), entry.path, entry.line_start), entry.id)
+        )
     return [entry_id for _, entry_id in sorted(keyed)]
 
 
@@ -200,8 +223,9 @@ def test_lazy_hits_equal_the_eager_order(data: st.DataObject, config: Config, he
     context = engine._context(parse_query(query))
     hits = RankedHits(context, None, head=head)
     expected = expected_order(engine, query)
-    probe = data.draw(st.lists(st.integers(min_value=-len(hits) - 1, max_value=len(hits)),
-                               max_size=4))
+    probe = data.draw(
+        st.lists(st.integers(min_value=-len(hits) - 1, max_value=len(hits)), max_size=4)
+    )
     for at in probe:
         if -len(hits) <= at < len(hits):
             assert hits[at].entry.id == expected[at]

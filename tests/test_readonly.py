@@ -34,10 +34,27 @@ TODAY = dt.date(2026, 11, 21)
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 MUTATING_EVENTS = frozenset(
     {
-        "os.rename", "os.remove", "os.rmdir", "os.mkdir", "os.chmod", "os.chown",
-        "os.truncate", "os.link", "os.symlink", "os.utime", "os.chflags", "os.lchflags",
-        "os.setxattr", "os.removexattr", "shutil.rmtree", "shutil.copyfile", "shutil.copytree",
-        "shutil.copymode", "shutil.copystat", "shutil.move", "shutil.chown",
+        "os.rename",
+        "os.remove",
+        "os.rmdir",
+        "os.mkdir",
+        "os.chmod",
+        "os.chown",
+        "os.truncate",
+        "os.link",
+        "os.symlink",
+        "os.utime",
+        "os.chflags",
+        "os.lchflags",
+        "os.setxattr",
+        "os.removexattr",
+        "shutil.rmtree",
+        "shutil.copyfile",
+        "shutil.copytree",
+        "shutil.copymode",
+        "shutil.copystat",
+        "shutil.move",
+        "shutil.chown",
     }
 )
 
@@ -152,7 +169,9 @@ async def test_core_session_writes_nothing(corpus: hostile.HostileCorpus) -> Non
 
 
 def test_cli_commands_write_nothing(
-    corpus: hostile.HostileCorpus, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    corpus: hostile.HostileCorpus,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -208,14 +227,14 @@ async def test_several_roots_write_nothing(
         async with app.run_test(size=(120, 36)) as pilot:
             await wait_loaded(pilot, app)
             await type_query(pilot, app, "deploy")
-            await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
-                             steps=1_500)
+            await wait_until(
+                pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1_500
+            )
             for folder in (alpha, beta):
                 applied = app.changes_applied
                 with paused():
                     (folder / "new.md").write_text("## Seen\nwatched\n")
-                await wait_until(pilot, partial(applied_since, app, applied),
-                                 steps=1_500)
+                await wait_until(pilot, partial(applied_since, app, applied), steps=1_500)
             await pilot.press("ctrl+q")
     capsys.readouterr()
     assert events == []

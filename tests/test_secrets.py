@@ -104,9 +104,30 @@ def test_ordinary_text_is_left_alone(text: str) -> None:
 
 
 SECRETISH = st.sampled_from(
-    [GITHUB, OPENAI, ANTHROPIC, AWS_ID, SLACK, GOOGLE, STRIPE, JWT, PEM, "password: hunter2",
-     "Bearer abcdefghijklmnop1234", "https://u:p4ss@h", "token=", "-----BEGIN PRIVATE KEY-----",
-     "\r\n", "\n", "\r", " ", ":", "=", '"', "@"]
+    [
+        GITHUB,
+        OPENAI,
+        ANTHROPIC,
+        AWS_ID,
+        SLACK,
+        GOOGLE,
+        STRIPE,
+        JWT,
+        PEM,
+        "password: hunter2",
+        "Bearer abcdefghijklmnop1234",
+        "https://u:p4ss@h",
+        "token=",
+        "-----BEGIN PRIVATE KEY-----",
+        "\r\n",
+        "\n",
+        "\r",
+        " ",
+        ":",
+        "=",
+        '"',
+        "@",
+    ]
 )
 TEXTISH = st.lists(st.one_of(SECRETISH, st.text(max_size=30)), max_size=12).map("".join)
 
@@ -122,8 +143,28 @@ def test_masking_never_changes_the_line_count_and_is_idempotent(text: str) -> No
 
 PLAIN_WORDS = st.lists(
     st.sampled_from(
-        ["memory", "deploy", "the", "agent", "notes", "token", "key", "secret", "password",
-         "Bearer", "2026-11-20", "##", "-", "\n", ".", ",", "(x)", "API", "sk", "AKIA"]
+        [
+            "memory",
+            "deploy",
+            "the",
+            "agent",
+            "notes",
+            "token",
+            "key",
+            "secret",
+            "password",
+            "Bearer",
+            "2026-11-20",
+            "##",
+            "-",
+            "\n",
+            ".",
+            ",",
+            "(x)",
+            "API",
+            "sk",
+            "AKIA",
+        ]
     ),
     max_size=30,
 ).map(" ".join)

@@ -13,9 +13,15 @@ def postings(segment: Segment, word: str) -> list[tuple[int, int, int]]:
     at = segment.word_id(word)
     assert at is not None
     start, end = segment.ptr[at], segment.ptr[at + 1]
-    return [(int(slot), int(heading), int(body)) for slot, heading, body in zip(
-        segment.docs[start:end], segment.heading[start:end], segment.body[start:end],
-        strict=True)]
+    return [
+        (int(slot), int(heading), int(body))
+        for slot, heading, body in zip(
+            segment.docs[start:end],
+            segment.heading[start:end],
+            segment.body[start:end],
+            strict=True,
+        )
+    ]
 
 
 def test_small_values_stay_narrow() -> None:

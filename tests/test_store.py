@@ -186,7 +186,9 @@ def test_one_batch_of_overlapping_hints(memory_root: Path) -> None:
     (memory_root / "memory/2026-11-21.md").write_text("## 08:00\n")
     (memory_root / "memory/2026-11-20.md").unlink()
     hints: list[str | Path] = [
-        memory_root / "memory", memory_root / "memory/2026-11-21.md", "memory/2026-11-20.md"
+        memory_root / "memory",
+        memory_root / "memory/2026-11-21.md",
+        "memory/2026-11-20.md",
     ]
     change = store.apply_changes(hints)
     assert {row[0] for row in change.per_path} == {"memory/2026-11-20.md", "memory/2026-11-21.md"}
@@ -430,11 +432,20 @@ def test_layout_builders_are_independent(tmp_path: Path) -> None:
 # --- incremental equals full ----------------------------------------------------------------------
 
 NAMES = (
-    "MEMORY.md", "memory/2026-11-20.md", "memory/2026-09-01.md", "notes/a.md", "notes", "HISTORY.md"
+    "MEMORY.md",
+    "memory/2026-11-20.md",
+    "memory/2026-09-01.md",
+    "notes/a.md",
+    "notes",
+    "HISTORY.md",
 )
 FUNCTION_SCOPED = HealthCheck.function_scoped_fixture
 TEXTS = (
-    "## A\n\nx\n", "## A\n\ny\n\n## B\n", "", "[2026-11-20 10:00] h\n", "# T\n\n## 09:00\n",
+    "## A\n\nx\n",
+    "## A\n\ny\n\n## B\n",
+    "",
+    "[2026-11-20 10:00] h\n",
+    "# T\n\n## 09:00\n",
     "[2026-09-01 10:00] old\n\n[2026-11-20] new\n",
 )
 
@@ -463,8 +474,9 @@ NESTED = ("notes", "notes/a.md", "notes/deep/b.md", "notes-x.md", "notes/deep")
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[FUNCTION_SCOPED])
 @given(
-    st.lists(st.tuples(st.sampled_from((*NAMES, *NESTED)), st.sampled_from((*TEXTS, None))),
-             max_size=8),
+    st.lists(
+        st.tuples(st.sampled_from((*NAMES, *NESTED)), st.sampled_from((*TEXTS, None))), max_size=8
+    ),
     st.booleans(),
 )
 def test_one_batch_of_hints_matches_a_fresh_load(
@@ -491,10 +503,15 @@ def test_one_batch_of_hints_matches_a_fresh_load(
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(
-    st.dictionaries(st.integers(0, 40), st.integers(), max_size=12),
-    st.sets(st.integers(0, 40), max_size=12),
-), max_size=40))
+@given(
+    st.lists(
+        st.tuples(
+            st.dictionaries(st.integers(0, 40), st.integers(), max_size=12),
+            st.sets(st.integers(0, 40), max_size=12),
+        ),
+        max_size=40,
+    )
+)
 def test_snapshot_versions_behave_like_dicts(steps: list[tuple[dict[int, int], set[int]]]) -> None:
     """Each version equals the dict it models, and older versions never change."""
     snapshot: Snapshot[int, int] = Snapshot()

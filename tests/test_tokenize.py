@@ -76,11 +76,14 @@ def test_match_spans_map_back_to_original_text() -> None:
     assert match_spans(text, []) == []
 
 
-TEXTS = st.lists(st.one_of(
-    st.text(alphabet="abcXYZz019 _-.\n\x01", max_size=30),
-    st.text(max_size=30),
-    st.sampled_from(["数据库 v2版本", "Ｚürich ﬁle", "ÀÉ ß İstanbul", "Z", "\x01", ""]),
-), max_size=6)
+TEXTS = st.lists(
+    st.one_of(
+        st.text(alphabet="abcXYZz019 _-.\n\x01", max_size=30),
+        st.text(max_size=30),
+        st.sampled_from(["数据库 v2版本", "Ｚürich ﬁle", "ÀÉ ß İstanbul", "Z", "\x01", ""]),
+    ),
+    max_size=6,
+)
 
 
 @settings(max_examples=150, deadline=None)

@@ -27,8 +27,16 @@ def corpus() -> list[Entry]:
     entries = []
     for number in range(300):
         body = f"deploy step{number % 37} café 数据库 " + "spam " * (300 if number == 250 else 1)
-        entries.append(make_entry(f"notes/file{number // 10}.md", f"Title {number % 11}", body,
-                                  position=number % 10, count=10, line=1 + 5 * (number % 10)))
+        entries.append(
+            make_entry(
+                f"notes/file{number // 10}.md",
+                f"Title {number % 11}",
+                body,
+                position=number % 10,
+                count=10,
+                line=1 + 5 * (number % 10),
+            )
+        )
     return entries
 
 
@@ -51,21 +59,28 @@ def test_two_processes_build_the_one_process_segment(
 ) -> None:
     monkeypatch.setattr(segment_module, "PARENT_SHARE", share)
     entries = corpus()
-    same(build_main_segment(entries, two_processes=True),
-         build_main_segment(entries, two_processes=False))
+    same(
+        build_main_segment(entries, two_processes=True),
+        build_main_segment(entries, two_processes=False),
+    )
 
 
-@pytest.mark.parametrize("child", [
-    pytest.param(lambda work: None, id="no child could start"),
-    pytest.param(lambda work: lambda: None, id="the child failed"),
-])
+@pytest.mark.parametrize(
+    "child",
+    [
+        pytest.param(lambda work: None, id="no child could start"),
+        pytest.param(lambda work: lambda: None, id="the child failed"),
+    ],
+)
 def test_without_the_child_its_part_is_built_here(
     small_batches: None, child: Callable[..., object], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(segment_module, "start_in_child", child)
     entries = corpus()
-    same(build_main_segment(entries, two_processes=True),
-         build_main_segment(entries, two_processes=False))
+    same(
+        build_main_segment(entries, two_processes=True),
+        build_main_segment(entries, two_processes=False),
+    )
 
 
 def children() -> set[int]:
@@ -86,12 +101,18 @@ def children() -> set[int]:
 
 def test_a_child_hands_back_its_pieces_and_is_reaped() -> None:
     before = children()
-    pieces: list[bytes | memoryview] = [b"x" * 3_000_000, b"",
-                                        np.arange(5, dtype=np.int32).data.cast("B")]
+    pieces: list[bytes | memoryview] = [
+        b"x" * 3_000_000,
+        b"",
+        np.arange(5, dtype=np.int32).data.cast("B"),
+    ]
     waiting = fork.start_in_child(lambda: pieces)  # past a pipe's buffer, and an empty piece
     assert waiting is not None
-    assert waiting() == [bytearray(b"x" * 3_000_000), bytearray(),
-                         bytearray(np.arange(5, dtype=np.int32).tobytes())]
+    assert waiting() == [
+        bytearray(b"x" * 3_000_000),
+        bytearray(),
+        bytearray(np.arange(5, dtype=np.int32).tobytes()),
+    ]
     assert children() == before
 
 

@@ -123,12 +123,15 @@ async def test_no_matches_explains_itself() -> None:
 
 async def test_hostile_text_shows_literally(tmp_path: Path) -> None:
     root = tmp_path / "root"
-    write(root / "MEMORY.md", (
-        "# Memory\n\n## Payload [@click=app.quit] [bold]loud[/\n\n"
-        "Click [@click=app.quit]here[/] or [link=file:///etc/passwd]this[/link].\n"
-        "Title trick \x1b]0;pwned\x07 and \x1b]52;c;SGVsbG8=\x07 clipboard.\n"
-        "[a link](javascript:alert(1)) ![img](http://example.com/x.png)\n"
-    ))
+    write(
+        root / "MEMORY.md",
+        (
+            "# Memory\n\n## Payload [@click=app.quit] [bold]loud[/\n\n"
+            "Click [@click=app.quit]here[/] or [link=file:///etc/passwd]this[/link].\n"
+            "Title trick \x1b]0;pwned\x07 and \x1b]52;c;SGVsbG8=\x07 clipboard.\n"
+            "[a link](javascript:alert(1)) ![img](http://example.com/x.png)\n"
+        ),
+    )
     app = build_app(str(root), "--no-watch")
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
@@ -156,8 +159,9 @@ async def test_watching_shows_an_appended_entry(tmp_path: Path) -> None:
         assert not rows(app)
         with memory.open("a", encoding="utf-8") as handle:
             handle.write("\n## Zebracorn sighting\n\nA zebracorn walked past.\n")
-        await wait_until(pilot, lambda: any("Zebracorn sighting" in row for row in rows(app)),
-                         steps=1500)
+        await wait_until(
+            pilot, lambda: any("Zebracorn sighting" in row for row in rows(app)), steps=1500
+        )
         assert screen.query_text == "zebracorn"
         assert app.changes_applied >= 1
 
@@ -269,8 +273,9 @@ async def test_copy_citation_uses_the_clipboard() -> None:
         assert f"> {'#' * len(top.heading_path)} {top.title}" in app.clipboard
 
 
-async def test_no_memory_folder_offers_the_demo(tmp_path: Path,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_no_memory_folder_offers_the_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("HOME", str(tmp_path))
     app = build_app("--no-watch")
@@ -362,8 +367,9 @@ async def test_the_banner_follows_the_root_going_and_coming_back(tmp_path: Path)
     app = build_app(str(root), deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None
-                         and screen.watcher_mode.value == "watching")
+        await wait_until(
+            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+        )
         root.rename(tmp_path / "away")
         banner = app.screen.query_one("#banner")
         await wait_until(pilot, lambda: banner.display, steps=1500)

@@ -22,8 +22,12 @@ async def wait_for_cache_worker(pilot: Pilot[Any], app: MemtuiApp) -> None:
     ready a moment before, and waiting on that alone could find no worker yet."""
     await wait_loaded(pilot, app)
     await wait_until(pilot, lambda: app.load_ms is not None)
-    await wait_until(pilot, lambda: not any(worker.group == "cache" and not worker.is_finished
-                                            for worker in app.workers))
+    await wait_until(
+        pilot,
+        lambda: (
+            not any(worker.group == "cache" and not worker.is_finished for worker in app.workers)
+        ),
+    )
 
 
 async def test_the_second_start_is_warm_and_ranks_the_same(tmp_path: Path) -> None:

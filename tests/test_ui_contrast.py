@@ -46,19 +46,29 @@ def test_readable_always_reaches_aa(foreground: Color, background: Color) -> Non
         assert adjusted == foreground  # a colour that passes is left alone
 
 
-@pytest.mark.parametrize(("first", "second", "ratio"), [
-    ("#000000", "#ffffff", 21.0), ("#ffffff", "#ffffff", 1.0), ("#777777", "#ffffff", 4.48),
-])
+@pytest.mark.parametrize(
+    ("first", "second", "ratio"),
+    [
+        ("#000000", "#ffffff", 21.0),
+        ("#ffffff", "#ffffff", 1.0),
+        ("#777777", "#ffffff", 4.48),
+    ],
+)
 def test_contrast_ratio_matches_wcag(first: str, second: str, ratio: float) -> None:
     assert contrast_ratio(Color.parse(first), Color.parse(second)) == pytest.approx(ratio, abs=0.01)
 
 
 def test_theme_variables_are_guarded_including_alpha_and_auto() -> None:
     variables = {
-        "background": "#101010", "surface": "#181818", "panel": "#202020",
-        "muted": "#303030", "text-accent": "ansi_blue",
-        "block-cursor-foreground": "auto 87%", "block-cursor-background": "#ffffff 40%",
-        "block-cursor-blurred-foreground": "#ffffff", "block-cursor-blurred-background": "#fafafa",
+        "background": "#101010",
+        "surface": "#181818",
+        "panel": "#202020",
+        "muted": "#303030",
+        "text-accent": "ansi_blue",
+        "block-cursor-foreground": "auto 87%",
+        "block-cursor-background": "#ffffff 40%",
+        "block-cursor-blurred-foreground": "#ffffff",
+        "block-cursor-blurred-background": "#fafafa",
     }
     guarded = readable_variables(variables, MONOKAI)
     surface = Color.parse("#181818")
@@ -66,8 +76,9 @@ def test_theme_variables_are_guarded_including_alpha_and_auto() -> None:
     cursor = surface.blend(Color.parse("#ffffff"), 0.4)
     assert contrast_ratio(Color.parse(guarded["block-cursor-foreground"]), cursor) >= AA_TEXT
     blurred = Color.parse("#fafafa")
-    assert contrast_ratio(Color.parse(guarded["block-cursor-blurred-foreground"]),
-                          blurred) >= AA_TEXT
+    assert (
+        contrast_ratio(Color.parse(guarded["block-cursor-blurred-foreground"]), blurred) >= AA_TEXT
+    )
     assert guarded["background"] == "#101010"  # backgrounds are never touched
 
 
@@ -80,12 +91,14 @@ def text_below(cells: list[Cell], minimum: float = AA_TEXT) -> str:
             bad[key] = bad.get(key, "") + cell.char
     return "; ".join(
         f"{text[:24]!r} {fg} on {bg} ({contrast_ratio(Color.parse(fg), Color.parse(bg)):.2f})"
-        for (fg, bg), text in bad.items())
+        for (fg, bg), text in bad.items()
+    )
 
 
 def cursor_line(results: ResultsList) -> list[Cell]:
-    return line_cells(widget_cells(results),
-                      results.region.y + results.cursor - int(results.scroll_y))
+    return line_cells(
+        widget_cells(results), results.region.y + results.cursor - int(results.scroll_y)
+    )
 
 
 async def loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
@@ -107,8 +120,14 @@ async def test_every_theme_is_readable_where_it_matters() -> None:
         screen = await loaded(pilot, app)
         results = screen.query_one(ResultsList)
         themes = sorted(app.available_themes)
-        assert {"memtui-dark", "memtui-light", "memtui-high-contrast", "textual-dark",
-                "nord", "ansi-dark"} <= set(themes)
+        assert {
+            "memtui-dark",
+            "memtui-light",
+            "memtui-high-contrast",
+            "textual-dark",
+            "nord",
+            "ansi-dark",
+        } <= set(themes)
         for theme in themes:
             app.theme = theme
             results.focus()
@@ -141,17 +160,31 @@ async def test_no_color_still_marks_the_selected_row(monkeypatch: pytest.MonkeyP
         screen = await loaded(pilot, app)
         results = screen.query_one(ResultsList)
         assert app.no_color
-        for theme in ("memtui-dark", "memtui-light", "memtui-high-contrast", "textual-light",
-                      "ansi-dark", "ansi-light"):
+        for theme in (
+            "memtui-dark",
+            "memtui-light",
+            "memtui-high-contrast",
+            "textual-light",
+            "ansi-dark",
+            "ansi-light",
+        ):
             app.theme = theme
             for focused in (True, False):
                 (results if focused else screen.query_one("#query")).focus()
                 await settle(pilot)
                 row = [cell for cell in cursor_line(results) if is_text(cell.char)]
                 assert row and all(cell.style.reverse for cell in row), theme
-                grey = [Cell(cell.x, cell.y, cell.char, cell.foreground.monochrome,
-                             cell.background.monochrome, monochrome_style(cell.style))
-                        for cell in row]
+                grey = [
+                    Cell(
+                        cell.x,
+                        cell.y,
+                        cell.char,
+                        cell.foreground.monochrome,
+                        cell.background.monochrome,
+                        monochrome_style(cell.style),
+                    )
+                    for cell in row
+                ]
                 assert not text_below(grey), (theme, focused, text_below(grey))
                 other = results.region.y + (results.cursor + 1) - int(results.scroll_y)
                 others = line_cells(widget_cells(results), other)

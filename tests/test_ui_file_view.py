@@ -21,9 +21,11 @@ SECRET = "sk-live-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4"
 def long_memory(root: Path, filler: int) -> Path:
     before = "".join(f"## Section {n}\n\nplain words {n}\n\n" for n in range(filler))
     after = "".join(f"## Later {n}\n\nmore words {n}\n\n" for n in range(filler))
-    write(root / "MEMORY.md",
-          f"# Memory\n\n{before}## Quokka facts\n\nThe quokka smiles. \x1b]0;title\x07\n"
-          f"Key {SECRET}\n\n{after}")
+    write(
+        root / "MEMORY.md",
+        f"# Memory\n\n{before}## Quokka facts\n\nThe quokka smiles. \x1b]0;title\x07\n"
+        f"Key {SECRET}\n\n{after}",
+    )
     return root
 
 
@@ -31,8 +33,12 @@ async def open_file(pilot: Pilot[Any], app: MemtuiApp, *keys: str) -> FileLines:
     await wait_loaded(pilot, app)
     await type_query(pilot, app, "quokka")
     await pilot.press("tab", *keys, "o")
-    await wait_until(pilot, lambda: isinstance(app.screen, FileViewScreen)
-                     and bool(app.screen.query_one(FileLines).lines))
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, FileViewScreen) and bool(app.screen.query_one(FileLines).lines)
+        ),
+    )
     await pilot.pause()
     return app.screen.query_one(FileLines)
 
@@ -55,8 +61,9 @@ async def test_o_shows_the_whole_file_scrolled_to_the_entry_with_its_lines_marke
         assert f"MEMORY.md:{first}–{last}" in header and "1 secret masked" in header
 
         quokka_line = next(y for y, line in enumerate(shown) if "The quokka smiles" in line)
-        lit = [segment for segment in view.render_line(quokka_line)
-               if segment.text.lower() == "quokka"]
+        lit = [
+            segment for segment in view.render_line(quokka_line) if segment.text.lower() == "quokka"
+        ]
         assert lit and all(segment.style and segment.style.bgcolor for segment in lit)
 
         await pilot.press("G")

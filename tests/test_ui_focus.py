@@ -18,8 +18,9 @@ async def test_focus_survives_the_list_emptying_and_refilling(tmp_path: Path) ->
     app = build_app(str(root), "--days", "0", deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None
-                         and screen.watcher_mode.value == "watching")
+        await wait_until(
+            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+        )
         await type_query(pilot, app, "quokka")
         await pilot.press("tab")
         results = screen.query_one(ResultsList)
@@ -43,8 +44,9 @@ async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: P
     app = build_app(str(root), deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None
-                         and screen.watcher_mode.value == "watching")
+        await wait_until(
+            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+        )
         results = screen.query_one(ResultsList)
         await pilot.press("tab", "down")
         assert app.focused is results and results.selected is not None
@@ -55,8 +57,11 @@ async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: P
         assert results.display and app.focused is results
         assert results.selected is not None and results.selected.entry.id == chosen
         (tmp_path / "away").rename(root)
-        await wait_until(pilot, lambda: not results.gone and results.selected is not None
-                         and app.focused is results, steps=1500)
+        await wait_until(
+            pilot,
+            lambda: not results.gone and results.selected is not None and app.focused is results,
+            steps=1500,
+        )
         assert results.selected is not None and results.selected.entry.id == chosen
         await pilot.press("down")  # and the list still moves
         assert results.selected is not None and results.selected.entry.id != chosen

@@ -55,19 +55,33 @@ class SlowEngine(FakeEngine):
 
 @pytest.mark.parametrize("fail", [False, True], ids=["slow-result", "slow-query-error"])
 async def test_a_slow_search_never_paints_over_a_newer_one(tmp_path: Path, fail: bool) -> None:
-    engine = SlowEngine(tmp_path, [make_entry(0, "alpha plan", "alpha steps"),
-                                   make_entry(1, "beta plan", "beta steps")], fail=fail)
-    options = AppOptions(root=tmp_path, config=Config(), today=TODAY, days=30, watch=False,
-                         deterministic=True, engine_factory=lambda _: cast("Engine", engine))
+    engine = SlowEngine(
+        tmp_path,
+        [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta steps")],
+        fail=fail,
+    )
+    options = AppOptions(
+        root=tmp_path,
+        config=Config(),
+        today=TODAY,
+        days=30,
+        watch=False,
+        deterministic=True,
+        engine_factory=lambda _: cast("Engine", engine),
+    )
     app = MemtuiApp(options)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
 
         def shows_fast() -> bool:
             result = screen.result
-            return (result is not None and result.query == FAST
-                    and app.painted_generation >= screen.generation
-                    and not screen.detail_pending and not screen.query_error)
+            return (
+                result is not None
+                and result.query == FAST
+                and app.painted_generation >= screen.generation
+                and not screen.detail_pending
+                and not screen.query_error
+            )
 
         def assert_shows_fast() -> None:
             listed = rows(app)

@@ -19,16 +19,19 @@ from memtui.ui.widgets.detail import EntryView
 
 def screen_lines(widget: Widget) -> list[str]:
     """What the widget paints, line by line."""
-    return ["".join(segment.text for segment in widget.render_line(y)).rstrip()
-            for y in range(widget.size.height)]
+    return [
+        "".join(segment.text for segment in widget.render_line(y)).rstrip()
+        for y in range(widget.size.height)
+    ]
 
 
 async def open_health(pilot: Pilot[Any], app: MemtuiApp) -> HealthScreen:
     await wait_loaded(pilot, app)
     await pilot.press("enter")  # to the results, where single letters are keys
     await pilot.press("h")
-    await wait_until(pilot, lambda: isinstance(app.screen, HealthScreen)
-                     and app.screen.report is not None)
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, HealthScreen) and app.screen.report is not None
+    )
     await pilot.pause()
     assert isinstance(app.screen, HealthScreen)
     return app.screen
@@ -53,8 +56,10 @@ async def test_the_load_line_is_drawn_above_the_entry() -> None:
         while screen.selected is None or screen.selected.entry.title != "Conference talks":
             await pilot.press("down")
         await pilot.pause()
-        assert ("⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
-                "entry is loaded" in static_text(app, "#health-rule"))
+        assert (
+            "⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
+            "entry is loaded" in static_text(app, "#health-rule")
+        )
         assert "## Conference talks" in screen.query_one(EntryView).plain_lines()[0]
         await pilot.press("enter")
         assert app.focused is screen.query_one(EntryView)
@@ -82,11 +87,12 @@ async def test_e_asks_the_main_screen_to_edit() -> None:
     async with app.run_test(size=(130, 40)) as pilot:
         await open_health(pilot, app)
         await pilot.press("e")
-        await wait_until(pilot, lambda: any("Cannot open an editor" in note.message
-                                            for note in app._notifications))
+        await wait_until(
+            pilot,
+            lambda: any("Cannot open an editor" in note.message for note in app._notifications),
+        )
         assert app.is_running
 
 
 def test_the_palette_names_it() -> None:
-    assert ("Memory health", "health") in {(title, action)
-                                           for title, _, action in PALETTE_COMMANDS}
+    assert ("Memory health", "health") in {(title, action) for title, _, action in PALETTE_COMMANDS}

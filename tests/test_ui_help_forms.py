@@ -18,8 +18,13 @@ from memtui.ui.screens.main import MainScreen
 
 ROWS = [
     ("in the results list", "j ↓", "next result", "results.down"),
-    ("in the results list", "e", "open $EDITOR at the entry's line (reloads the file after it "
-     "was edited, so the list shows the change)", "pane.edit"),
+    (
+        "in the results list",
+        "e",
+        "open $EDITOR at the entry's line (reloads the file after it "
+        "was edited, so the list shows the change)",
+        "pane.edit",
+    ),
     ("query syntax", "-word", "drop entries containing word", ""),
 ]
 

@@ -48,8 +48,9 @@ def is_type_checking(node: ast.AST) -> bool:
 def imports(path: Path) -> Iterator[tuple[str, int, bool, bool]]:
     """(imported module, line, inside a function, type-only) for every import in `path`."""
 
-    def visit(node: ast.AST, in_function: bool, type_only: bool) -> Iterator[
-            tuple[str, int, bool, bool]]:
+    def visit(
+        node: ast.AST, in_function: bool, type_only: bool
+    ) -> Iterator[tuple[str, int, bool, bool]]:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.Import):
                 for alias in child.names:
@@ -61,16 +62,18 @@ def imports(path: Path) -> Iterator[tuple[str, int, bool, bool]]:
                     yield (full if full in MODULES else base), child.lineno, in_function, type_only
             else:
                 function = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-                yield from visit(child, in_function or function,
-                                 type_only or is_type_checking(child))
+                yield from visit(
+                    child, in_function or function, type_only or is_type_checking(child)
+                )
 
     yield from visit(ast.parse(path.read_text(encoding="utf-8")), False, False)
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_import_inside_a_function(module: str) -> None:
-    inside = [(name, line) for name, line, in_function, _ in imports(MODULES[module])
-              if in_function]
+    inside = [
+        (name, line) for name, line, in_function, _ in imports(MODULES[module]) if in_function
+    ]
     assert not inside, f"{module} imports inside functions: {inside}"
 
 
@@ -84,8 +87,12 @@ def test_ui_imports_point_down(module: str) -> None:
         )
 
 
-@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.startswith("memtui.ui.screens.")
-                                          and m != "memtui.ui.screens.main"))
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        m for m in MODULES if m.startswith("memtui.ui.screens.") and m != "memtui.ui.screens.main"
+    ),
+)
 def test_other_screens_do_not_know_the_main_screen(module: str) -> None:
     named = {name for name, *_ in imports(MODULES[module])}
     assert "memtui.ui.screens.main" not in named

@@ -37,7 +37,8 @@ def on_screen(app: MemtuiApp) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 async def test_the_entry_body_and_the_list_are_on_screen_at_every_size(
-        size: tuple[int, int]) -> None:
+    size: tuple[int, int],
+) -> None:
     app = demo_app("-q", "deploy")
     async with app.run_test(size=size) as pilot:
         screen = await loaded(pilot, app)
@@ -52,7 +53,8 @@ async def test_the_entry_body_and_the_list_are_on_screen_at_every_size(
 
 @pytest.mark.parametrize("size", [(60, 20), (80, 24), (100, 30)])
 async def test_narrow_lists_drop_the_date_and_source_before_cutting_titles(
-        size: tuple[int, int]) -> None:
+    size: tuple[int, int],
+) -> None:
     app = demo_app("-q", "deploy")
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
@@ -108,7 +110,8 @@ async def test_z_maximises_the_focused_pane_and_restores_it() -> None:
 @pytest.mark.parametrize("key,modal", [("w", WeightsScreen), ("f", FiltersScreen)])
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_weights_and_filters_dock_below_the_visible_list(
-        key: str, modal: type, size: tuple[int, int]) -> None:
+    key: str, modal: type, size: tuple[int, int]
+) -> None:
     app = demo_app("-q", "deploy")
     async with app.run_test(size=size) as pilot:
         await loaded(pilot, app)
@@ -118,6 +121,9 @@ async def test_weights_and_filters_dock_below_the_visible_list(
         box = app.screen.query_one(".modal-box")
         assert box.region.bottom >= size[1] - 1  # docked at the bottom (above the footer)
         text = on_screen(app)
-        visible_rows = [line for line in text[:box.region.y] if TOP_TITLE[:12] in line
-                        or "Deploy checklist" in line]
+        visible_rows = [
+            line
+            for line in text[: box.region.y]
+            if TOP_TITLE[:12] in line or "Deploy checklist" in line
+        ]
         assert len(visible_rows) >= 2, "the reranked list is hidden behind the window"

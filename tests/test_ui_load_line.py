@@ -50,13 +50,20 @@ async def test_a_badge_and_a_drawn_line_mark_what_the_agent_never_loads() -> Non
         await type_query(pilot, app, "conference talks")
         assert screen.pane.hit is not None and screen.pane.hit.entry.title == "Conference talks"
         assert f"{BADGE} Conference talks" in row_of(app, "Conference talks")
-        assert ("⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
-                "entry is loaded" in drawn_line(app))
+        assert (
+            "⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
+            "entry is loaded" in drawn_line(app)
+        )
 
         await pilot.press("ctrl+u")  # clear the query: the newest entries, none past a line
-        await wait_until(pilot, lambda: screen.query_text == ""
-                         and app.painted_generation >= screen.generation
-                         and not screen.detail_pending)
+        await wait_until(
+            pilot,
+            lambda: (
+                screen.query_text == ""
+                and app.painted_generation >= screen.generation
+                and not screen.detail_pending
+            ),
+        )
         await pilot.pause()
         assert screen.pane.hit is not None and screen.pane.hit.entry.path != "MEMORY.md"
         assert all(BADGE not in row for row in rows(app))
@@ -66,26 +73,38 @@ async def test_a_badge_and_a_drawn_line_mark_what_the_agent_never_loads() -> Non
 async def test_the_badge_follows_an_edit_of_the_file(tmp_path: Path) -> None:
     root = tmp_path / "root"
     filler = "".join(f"- note {number}\n" for number in range(195))
-    memory_file = write(root / "MEMORY.md", f"# Memory\n\n## Early\n\n{filler}\n## Late topic\n\n"
-                                            "Written after the load line.\n")
+    memory_file = write(
+        root / "MEMORY.md",
+        f"# Memory\n\n## Early\n\n{filler}\n## Late topic\n\nWritten after the load line.\n",
+    )
     app = build_app(str(root), "--no-watch")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         await wait_checked(pilot, screen)
         await type_query(pilot, app, "late topic")
         assert f"{BADGE} Late topic" in row_of(app, "Late topic")
-        assert "stops after line 200 (200 lines / 25,000 bytes): none of this entry is loaded" \
+        assert (
+            "stops after line 200 (200 lines / 25,000 bytes): none of this entry is loaded"
             in drawn_line(app)
+        )
 
-        memory_file.write_text(f"# Memory\n\n## Late topic\n\nNow near the top.\n\n## Early\n\n"
-                               f"{filler}", encoding="utf-8")
+        memory_file.write_text(
+            f"# Memory\n\n## Late topic\n\nNow near the top.\n\n## Early\n\n{filler}",
+            encoding="utf-8",
+        )
         applied = app.changes_applied
         screen.apply_paths([memory_file])
         await wait_until(pilot, lambda: app.changes_applied > applied)
         results = screen.query_one(ResultsList)
-        await wait_until(pilot, lambda: not any(
-            hit.entry.title == "Late topic" and hit.entry.id in results.past_load_line
-            for hit in results.hits[:5]))
+        await wait_until(
+            pilot,
+            lambda: (
+                not any(
+                    hit.entry.title == "Late topic" and hit.entry.id in results.past_load_line
+                    for hit in results.hits[:5]
+                )
+            ),
+        )
         await pilot.pause()
         assert BADGE not in row_of(app, "Late topic")
         assert drawn_line(app) == ""

@@ -22,9 +22,14 @@ from memtui.ui.titles import fit_pieces, title_pieces
 MATCH = Style(bgcolor="yellow", bold=True)
 CODE = Style(color="magenta", bgcolor="grey15")
 STYLES = markdown.MarkdownStyles(
-    heading=Style(color="blue", bold=True), code=CODE, quote=Style(italic=True),
-    bullet=Style(color="red"), link=Style(underline=True), muted=Style(color="grey50"),
-    match=MATCH, syntax={Token.Keyword: Style(color="green")},
+    heading=Style(color="blue", bold=True),
+    code=CODE,
+    quote=Style(italic=True),
+    bullet=Style(color="red"),
+    link=Style(underline=True),
+    muted=Style(color="grey50"),
+    match=MATCH,
+    syntax={Token.Keyword: Style(color="green")},
 )
 CONSOLE = Console(width=200)
 TABLE = """\
@@ -48,8 +53,12 @@ def laid_out(source: str, width: int = 60, query: str | None = None) -> list[Tex
 
 
 def spans_of(lines: list[Text], style: Style) -> list[str]:
-    return [line.plain[span.start:span.end] for line in lines for span in line.spans
-            if span.style == style]
+    return [
+        line.plain[span.start : span.end]
+        for line in lines
+        for span in line.spans
+        if span.style == style
+    ]
 
 
 @pytest.mark.parametrize("width", [30, 44, 60, 100])
@@ -71,26 +80,33 @@ def test_table_cells_keep_inline_code_emphasis_and_matches() -> None:
     assert not any("`" in line.plain or "**" in line.plain for line in lines)
 
 
-@pytest.mark.parametrize(("source", "shown", "style"), [
-    ("run `make deploy` now", "run make deploy now", CODE),
-    ("a **bold** word", "a bold word", Style(bold=True)),
-    ("an *italic* and _also_", "an italic and also", Style(italic=True)),
-    ("~~gone~~ now", "gone now", Style(strike=True)),
-    ("escaped \\*stars\\*", "escaped *stars*", None),
-    ("## Deploy `billing-api`", "## Deploy billing-api", CODE),
-])
-def test_inline_markdown_is_rendered_not_shown(source: str, shown: str,
-                                               style: Style | None) -> None:
+@pytest.mark.parametrize(
+    ("source", "shown", "style"),
+    [
+        ("run `make deploy` now", "run make deploy now", CODE),
+        ("a **bold** word", "a bold word", Style(bold=True)),
+        ("an *italic* and _also_", "an italic and also", Style(italic=True)),
+        ("~~gone~~ now", "gone now", Style(strike=True)),
+        ("escaped \\*stars\\*", "escaped *stars*", None),
+        ("## Deploy `billing-api`", "## Deploy billing-api", CODE),
+    ],
+)
+def test_inline_markdown_is_rendered_not_shown(
+    source: str, shown: str, style: Style | None
+) -> None:
     line = laid_out(source)[0]
     assert line.plain == shown
     if style is not None:
-        assert any(style == span.style or (style.bold and span.style == style)
-                   for span in line.spans) or spans_of([line], style)
+        assert any(
+            style == span.style or (style.bold and span.style == style) for span in line.spans
+        ) or spans_of([line], style)
 
 
 def test_lists_hang_under_their_text_and_quotes_keep_their_bar() -> None:
-    source = ("- " + "deploy words " * 12 + "\n  - nested\n- [x] done\n1. first\n"
-              "> " + "quoted words " * 10)
+    source = (
+        "- " + "deploy words " * 12 + "\n  - nested\n- [x] done\n1. first\n"
+        "> " + "quoted words " * 10
+    )
     lines = [line.plain for line in laid_out(source, 40)]
     assert lines[0].startswith("• ") and lines[1].startswith("  ") and lines[1].strip()
     assert any(line.startswith("  ◦ nested") for line in lines)
@@ -127,11 +143,14 @@ def test_a_huge_table_is_laid_out_only_up_to_its_cap() -> None:
     assert isinstance(found[-1], Text) and found[-1].plain == row  # the rest stays text
 
 
-@pytest.mark.parametrize(("hostile", "literal"), [
-    ("[@click=app.quit]quit[/] [bold red]x[/bold red]", "[@click=app.quit]quit[/] [bold red]x"),
-    ("[link](javascript:alert(1)) and ![img](http://x/y.png)", "link ‹javascript:alert(1)›"),
-    ("| [@click=app.quit] | b |\n|---|---|\n| [red]x[/red] | <https://evil> |", "[red]x[/red]"),
-])
+@pytest.mark.parametrize(
+    ("hostile", "literal"),
+    [
+        ("[@click=app.quit]quit[/] [bold red]x[/bold red]", "[@click=app.quit]quit[/] [bold red]x"),
+        ("[link](javascript:alert(1)) and ![img](http://x/y.png)", "link ‹javascript:alert(1)›"),
+        ("| [@click=app.quit] | b |\n|---|---|\n| [red]x[/red] | <https://evil> |", "[red]x[/red]"),
+    ],
+)
 def test_file_text_is_never_markup_and_nothing_is_clickable(hostile: str, literal: str) -> None:
     lines = laid_out(hostile, 80)
     assert literal in " ".join(line.plain for line in lines)  # shown as written, not obeyed
@@ -142,8 +161,10 @@ def test_file_text_is_never_markup_and_nothing_is_clickable(hostile: str, litera
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.text(alphabet="ab |-:*_`#>[]()!\\~\n 1.", max_size=300),
-       st.integers(min_value=12, max_value=90))
+@given(
+    st.text(alphabet="ab |-:*_`#>[]()!\\~\n 1.", max_size=300),
+    st.integers(min_value=12, max_value=90),
+)
 def test_any_text_lays_out_within_the_width(source: str, width: int) -> None:
     for line in laid_out(source, width, query="a"):
         assert line.cell_len <= width
@@ -151,8 +172,13 @@ def test_any_text_lays_out_within_the_width(source: str, width: int) -> None:
 
 def test_titles_show_code_without_backticks_and_cut_to_their_cells() -> None:
     pieces = title_pieces("Fix `TypeError` in `sync_state` now")
-    assert pieces == [("Fix ", False), ("TypeError", True), (" in ", False),
-                      ("sync_state", True), (" now", False)]
+    assert pieces == [
+        ("Fix ", False),
+        ("TypeError", True),
+        (" in ", False),
+        ("sync_state", True),
+        (" now", False),
+    ]
     cut = fit_pieces(pieces, 12)
     assert "".join(text for text, _ in cut) == "Fix TypeErr…" and cut[1] == ("TypeErr", True)
 

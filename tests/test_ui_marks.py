@@ -41,18 +41,19 @@ def clipboard_payloads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     written: list[str] = []
 
     def record(driver: HeadlessDriver, data: str) -> None:
-        written.extend(base64.b64decode(payload).decode("utf-8")
-                       for payload in OSC52.findall(data))
+        written.extend(base64.b64decode(payload).decode("utf-8") for payload in OSC52.findall(data))
 
     monkeypatch.setattr(HeadlessDriver, "write", record)
     return written
 
 
 def memory(root: Path) -> Path:
-    write(root / "MEMORY.md",
-          "# Memory\n\n## Deploy checklist\n\nDeploy steps: CI green, then tag.\n\n"
-          "## Rollback plan\n\nRoll back when a deploy fails.\n\n"
-          f"## Billing keys\n\nThe billing deploy key is {SECRET}.\n")
+    write(
+        root / "MEMORY.md",
+        "# Memory\n\n## Deploy checklist\n\nDeploy steps: CI green, then tag.\n\n"
+        "## Rollback plan\n\nRoll back when a deploy fails.\n\n"
+        f"## Billing keys\n\nThe billing deploy key is {SECRET}.\n",
+    )
     write(root / "memory" / "2026-11-20.md", "## 14:30 Deploy staging\n\nDeployed staging.\n")
     return root
 
@@ -64,8 +65,10 @@ def marked_ids(app: MemtuiApp) -> list[str]:
 def shown_marks(app: MemtuiApp) -> list[tuple[bool, str]]:
     """(row shows the mark glyph, entry id) for every row on screen."""
     results = app.screen.query_one(ResultsList)
-    return [(row.startswith(MARK_GLYPH), results.hits[int(results.scroll_y) + index].entry.id)
-            for index, row in enumerate(rows(app))]
+    return [
+        (row.startswith(MARK_GLYPH), results.hits[int(results.scroll_y) + index].entry.id)
+        for index, row in enumerate(rows(app))
+    ]
 
 
 async def focus_results_and_mark(pilot: Pilot[Any], *keys: str) -> None:
@@ -97,8 +100,10 @@ async def test_marks_follow_entries_across_reranks_and_copy_in_marking_order(
         await pilot.press("tab", "y")
         await wait_until(pilot, lambda: len(clipboard_payloads) == 1)
         entries = {hit.entry.id: hit.entry for hit in screen.result.hits}
-        cited = [f"{entries[entry_id].path}:{entries[entry_id].line_start}–"
-                 f"{entries[entry_id].line_end}" for entry_id in (first, second)]
+        cited = [
+            f"{entries[entry_id].path}:{entries[entry_id].line_start}–{entries[entry_id].line_end}"
+            for entry_id in (first, second)
+        ]
         copied = clipboard_payloads[0]
         assert copied == app.clipboard
         headings = [line for line in copied.split("\n") if line and not line.startswith(">")]
@@ -122,8 +127,9 @@ async def test_a_mark_follows_an_edit_and_is_dropped_with_a_notice_when_deleted(
         titles = [hit.entry.title for hit in screen.result.hits]
         daily = titles.index("14:30 Deploy staging")
         checklist = titles.index("Deploy checklist")
-        await pilot.press("tab", "home", *["down"] * checklist, "space", "home",
-                          *["down"] * daily, "space")
+        await pilot.press(
+            "tab", "home", *["down"] * checklist, "space", "home", *["down"] * daily, "space"
+        )
         assert len(marked_ids(app)) == 2
 
         memory_file = root / "MEMORY.md"
@@ -143,8 +149,9 @@ async def test_a_mark_follows_an_edit_and_is_dropped_with_a_notice_when_deleted(
         assert len(marked_ids(app)) == 1
         assert "1 marked" in static_text(app, "#app-status")
         notices = [str(toast.message) for toast in app._notifications]
-        assert any("Unmarked 1 entry" in notice and "Deploy staging" in notice
-                   for notice in notices), notices
+        assert any(
+            "Unmarked 1 entry" in notice and "Deploy staging" in notice for notice in notices
+        ), notices
         await pilot.press("y")
         await wait_until(pilot, lambda: len(clipboard_payloads) == 2)
         assert "Deploy staging" not in clipboard_payloads[1]

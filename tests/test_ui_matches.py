@@ -10,8 +10,8 @@ from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, wri
 from memtui.ui.widgets.detail import EntryView
 
 BODY = "\n".join(
-    f"line {number} " + ("container here" if number % 9 == 0 else "filler words") for number in
-    range(1, 60)
+    f"line {number} " + ("container here" if number % 9 == 0 else "filler words")
+    for number in range(1, 60)
 )
 
 
@@ -43,5 +43,7 @@ async def test_n_and_shift_n_walk_every_match_and_wrap(tmp_path: Path) -> None:
         assert view.current_match == 6 and "match 7/7" in header(app)
         line = view._matches[6][0]
         painted = view.render_line(line - int(view.scroll_y))
-        assert any(segment.text == "container" and segment.style is not None
-                   and segment.style.underline for segment in painted)
+        assert any(
+            segment.text == "container" and segment.style is not None and segment.style.underline
+            for segment in painted
+        )

@@ -86,11 +86,20 @@ async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None
         assert first.engine is not None
         old_engine = weakref.ref(first.engine)
         app.post_message(RootsChosen((MemoryRoot("second", second_root),)))
-        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
-                         and app.screen is not first and app.screen.engine is not None)
+        await wait_until(
+            pilot,
+            lambda: (
+                isinstance(app.screen, MainScreen)
+                and app.screen is not first
+                and app.screen.engine is not None
+            ),
+        )
         first = None  # type: ignore[assignment]
-        await wait_until(pilot, lambda: old_engine() is None,
-                         steps=int(RELEASE_ATTEMPTS * RELEASE_RETRY_S * 100) + 400)
+        await wait_until(
+            pilot,
+            lambda: old_engine() is None,
+            steps=int(RELEASE_ATTEMPTS * RELEASE_RETRY_S * 100) + 400,
+        )
         assert not release_pending()
 
 
@@ -98,14 +107,26 @@ async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) 
     """Let every worker finish (the old screen's cache writer too), then apply a change and
     wait for its paint and the settle of the heap that follows once the app is idle."""
     screen = main_screen(app)
-    await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready
-                     and app.painted_generation >= screen.generation)
+    await wait_until(
+        pilot,
+        lambda: (
+            screen.engine is not None
+            and screen.engine.index_ready
+            and app.painted_generation >= screen.generation
+        ),
+    )
     await app.workers.wait_for_complete()
     applied, settles = app.changes_applied, screen.heap_settles
     screen.apply_paths([path])
-    await wait_until(pilot, lambda: app.changes_applied > applied
-                     and app.painted_generation >= screen.generation
-                     and not screen.detail_pending and screen.heap_settles > settles)
+    await wait_until(
+        pilot,
+        lambda: (
+            app.changes_applied > applied
+            and app.painted_generation >= screen.generation
+            and not screen.detail_pending
+            and screen.heap_settles > settles
+        ),
+    )
     await pilot.pause()
 
 

@@ -47,8 +47,15 @@ async def test_the_results_release_the_held_echo() -> None:
 
 async def test_a_slow_search_still_shows_the_typed_text(tmp_path: Path) -> None:
     engine = BlockedEngine(tmp_path, [make_entry(0, "slow plan", "slow steps")])
-    options = AppOptions(root=tmp_path, config=Config(), today=TODAY, days=30, watch=False,
-                         deterministic=True, engine_factory=lambda _: cast("Engine", engine))
+    options = AppOptions(
+        root=tmp_path,
+        config=Config(),
+        today=TODAY,
+        days=30,
+        watch=False,
+        deterministic=True,
+        engine_factory=lambda _: cast("Engine", engine),
+    )
     app = MemtuiApp(options)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
@@ -58,7 +65,12 @@ async def test_a_slow_search_still_shows_the_typed_text(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: query._paint_hold is None)  # released by its timer:
         assert not engine.release.is_set()  # the search is still running
         engine.release.set()
-        await wait_until(pilot, lambda: screen.result is not None
-                         and screen.result.query == "slow"
-                         and app.painted_generation >= screen.generation)
+        await wait_until(
+            pilot,
+            lambda: (
+                screen.result is not None
+                and screen.result.query == "slow"
+                and app.painted_generation >= screen.generation
+            ),
+        )
         assert "slow plan" in rows(app)[0]

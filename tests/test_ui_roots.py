@@ -34,10 +34,14 @@ from memtui.ui.widgets.results import ResultsList
 def found_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     """A project with a Cline memory bank, and an OpenClaw workspace in the (fake) home."""
     work = tmp_path / "shop"
-    bank = write(work / "memory-bank" / "activeContext.md",
-                 "# Active\n\n## Focus\n\nDeploy previews for the shop.\n").parent
-    workspace = write(Path.home() / ".openclaw" / "workspace" / "MEMORY.md",
-                      "# Memory\n\n## Deploy checklist\n\nCanary first.\n").parent
+    bank = write(
+        work / "memory-bank" / "activeContext.md",
+        "# Active\n\n## Focus\n\nDeploy previews for the shop.\n",
+    ).parent
+    workspace = write(
+        Path.home() / ".openclaw" / "workspace" / "MEMORY.md",
+        "# Memory\n\n## Deploy checklist\n\nCanary first.\n",
+    ).parent
     stamp = dt.datetime(2026, 3, 4, 12, 0).timestamp()
     for folder in (bank, workspace):
         for path in folder.glob("*.md"):
@@ -48,14 +52,20 @@ def found_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, 
 
 def table_text(app: MemtuiApp) -> list[str]:
     table = app.screen.query_one(DataTable)
-    return [" ".join(str(cell) for cell in table.get_row_at(index))
-            for index in range(table.row_count)]
+    return [
+        " ".join(str(cell) for cell in table.get_row_at(index)) for index in range(table.row_count)
+    ]
 
 
 async def surveyed(pilot: Pilot[Any], app: MemtuiApp) -> list[str]:
     """The picker's rows once every candidate has been counted."""
-    await wait_until(pilot, lambda: isinstance(app.screen, RootsScreen)
-                     and len(app.screen.surveys) == len(app.screen.candidates) > 0)
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, RootsScreen)
+            and len(app.screen.surveys) == len(app.screen.candidates) > 0
+        ),
+    )
     return table_text(app)
 
 
@@ -140,8 +150,9 @@ async def test_filters_screen_ticks_roots(alpha_beta: tuple[Path, Path]) -> None
         await wait_until(pilot, lambda: app.screen is screen)
         assert screen.query_text == "deploy root:beta root:~/nowhere*"
         screen.set_query("deploy root:beta")
-        await wait_until(pilot, lambda: screen.result is not None
-                         and screen.result.query == "deploy root:beta")
+        await wait_until(
+            pilot, lambda: screen.result is not None and screen.result.query == "deploy root:beta"
+        )
         assert screen.result is not None
         assert [hit.entry.root for hit in screen.result.hits] == ["beta"]
 
@@ -170,15 +181,19 @@ async def test_a_vanished_root_dims_only_its_entries(
     app = build_app(str(alpha), str(beta), deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None and app.watcher.live.is_set(),
-                         steps=1500)
+        await wait_until(
+            pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1500
+        )
         await type_query(pilot, app, "deploy")
         shown = rows(app)
         assert len(shown) == 2 and not any(GONE_GLYPH in row for row in shown)
         beta.rename(tmp_path / "away")
         banner = app.screen.query_one("#banner")
-        await wait_until(pilot, lambda: banner.display
-                         and any(GONE_GLYPH in row for row in rows(app)), steps=1500)
+        await wait_until(
+            pilot,
+            lambda: banner.display and any(GONE_GLYPH in row for row in rows(app)),
+            steps=1500,
+        )
         assert str(beta) in static_text(app, "#banner")
         gone_rows = [row for row in rows(app) if GONE_GLYPH in row]
         assert len(rows(app)) == 2 and len(gone_rows) == 1 and "beta" in gone_rows[0]
@@ -187,17 +202,22 @@ async def test_a_vanished_root_dims_only_its_entries(
         results.move_to(1 - beta_row)  # the cursor off it: the row shows its own dimmed colour
         await pilot.pause()
         dimmed = results.get_component_rich_style("results--gone").color
-        title = next(segment for segment in results.render_line(beta_row)
-                     if "Deploy" in segment.text)
+        title = next(
+            segment for segment in results.render_line(beta_row) if "Deploy" in segment.text
+        )
         assert title.style is not None and title.style.color == dimmed
         results.move_to(beta_row)
         await wait_until(pilot, lambda: "is gone" in static_text(app, "#detail-rule"))
         results.focus()
         await pilot.press("e")
-        await wait_until(pilot, lambda: any("folder is gone" in note.message
-                                            for note in app._notifications))
+        await wait_until(
+            pilot, lambda: any("folder is gone" in note.message for note in app._notifications)
+        )
         (tmp_path / "away").rename(beta)
-        await wait_until(pilot, lambda: not banner.display
-                         and not any(GONE_GLYPH in row for row in rows(app)), steps=1500)
+        await wait_until(
+            pilot,
+            lambda: not banner.display and not any(GONE_GLYPH in row for row in rows(app)),
+            steps=1500,
+        )
         assert len(rows(app)) == 2 and main_screen(app) is screen
         await wait_until(pilot, lambda: "is gone" not in static_text(app, "#detail-rule"))

@@ -30,8 +30,9 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir("/")
 
 
-def prepare(app: MemtuiApp, query: str = "", *keys: str,
-            until: Callable[[], bool] | None = None) -> Callable[[Pilot[Any]], Awaitable[None]]:
+def prepare(
+    app: MemtuiApp, query: str = "", *keys: str, until: Callable[[], bool] | None = None
+) -> Callable[[Pilot[Any]], Awaitable[None]]:
     async def run_before(pilot: Pilot[Any]) -> None:
         await wait_loaded(pilot, app)
         if query:
@@ -69,8 +70,13 @@ def test_markdown_table_and_inline_code(snap_compare: Snap) -> None:
 @pytest.mark.parametrize("key", ["w", "f"])
 def test_weights_and_filters_dock_under_the_list(snap_compare: Snap, key: str) -> None:
     app = demo_app()
-    assert snap_compare(app, terminal_size=(80, 24), run_before=prepare(
-        app, "deploy", "tab", key, until=lambda: type(app.screen).__name__ != "MainScreen"))
+    assert snap_compare(
+        app,
+        terminal_size=(80, 24),
+        run_before=prepare(
+            app, "deploy", "tab", key, until=lambda: type(app.screen).__name__ != "MainScreen"
+        ),
+    )
 
 
 def test_no_matches(snap_compare: Snap) -> None:
@@ -80,14 +86,22 @@ def test_no_matches(snap_compare: Snap) -> None:
 
 def test_help_screen(snap_compare: Snap) -> None:
     app = demo_app()
-    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(
-        app, "", "f1", until=lambda: isinstance(app.screen, HelpScreen)))
+    assert snap_compare(
+        app,
+        terminal_size=SIZE,
+        run_before=prepare(app, "", "f1", until=lambda: isinstance(app.screen, HelpScreen)),
+    )
 
 
 def test_expanded_breakdown(snap_compare: Snap) -> None:
     app = demo_app()
-    assert snap_compare(app, terminal_size=SIZE, run_before=prepare(
-        app, "deploy", "enter", "B", until=lambda: isinstance(app.screen, BreakdownScreen)))
+    assert snap_compare(
+        app,
+        terminal_size=SIZE,
+        run_before=prepare(
+            app, "deploy", "enter", "B", until=lambda: isinstance(app.screen, BreakdownScreen)
+        ),
+    )
 
 
 def test_no_memory_folder(snap_compare: Snap) -> None:

@@ -12,8 +12,7 @@ HOSTILE = "[bold red]x[/]\x1b[31m\nline two"
 
 
 def result(query: str = "deploy", count: int = 0, **changes: object) -> RankResult:
-    return RankResult(query=query, hits=(), total_matches=count, elapsed_ms=3.14159,
-                      **changes)  # type: ignore[arg-type]
+    return RankResult(query=query, hits=(), total_matches=count, elapsed_ms=3.14159, **changes)  # type: ignore[arg-type]
 
 
 def styles(content: Content) -> set[str]:
@@ -28,49 +27,71 @@ def test_title_line_names_the_root_as_plain_text() -> None:
 
 
 def test_app_status_before_the_engine_loaded_is_only_the_watcher() -> None:
-    line = status.app_status(entries=None, skipped=3, days=30, window_all=False, hidden=9,
-                             mode=WatchMode.OFF)
+    line = status.app_status(
+        entries=None, skipped=3, days=30, window_all=False, hidden=9, mode=WatchMode.OFF
+    )
     assert line.plain == "off"
 
 
 def test_app_status_counts_window_hidden_and_skipped() -> None:
-    line = status.app_status(entries=12_345, skipped=2, days=30, window_all=False, hidden=1_500,
-                             mode=WatchMode.WATCHING)
-    assert line.plain == ("12,345 entries · 30 days (+1,500 older hidden · t shows all)"
-                          " · 2 skipped · watching")
+    line = status.app_status(
+        entries=12_345, skipped=2, days=30, window_all=False, hidden=1_500, mode=WatchMode.WATCHING
+    )
+    assert line.plain == (
+        "12,345 entries · 30 days (+1,500 older hidden · t shows all) · 2 skipped · watching"
+    )
     assert {"$warning", "$success"} <= styles(line)
-    one = status.app_status(entries=1, skipped=0, days=30, window_all=False, hidden=0,
-                            mode=WatchMode.WATCHING, custom_weights=True)
+    one = status.app_status(
+        entries=1,
+        skipped=0,
+        days=30,
+        window_all=False,
+        hidden=0,
+        mode=WatchMode.WATCHING,
+        custom_weights=True,
+    )
     assert one.plain == "1 entry · 30 days · weights: custom · watching"
 
 
 def test_app_status_with_every_date_hides_nothing() -> None:
-    lifted = status.app_status(entries=5, skipped=0, days=30, window_all=True, hidden=7,
-                               mode=WatchMode.WATCHING)
+    lifted = status.app_status(
+        entries=5, skipped=0, days=30, window_all=True, hidden=7, mode=WatchMode.WATCHING
+    )
     assert lifted.plain == "5 entries · all dates · watching"
-    missing = status.app_status(entries=3, skipped=0, days=30, window_all=False, hidden=0,
-                                mode=WatchMode.ROOT_MISSING)
+    missing = status.app_status(
+        entries=3, skipped=0, days=30, window_all=False, hidden=0, mode=WatchMode.ROOT_MISSING
+    )
     assert missing.plain == "3 entries · 30 days · root missing"  # still shown, dimmed
     assert "bold $error" in styles(missing)
-    unwindowed = status.app_status(entries=2, skipped=0, days=0, window_all=False, hidden=0,
-                                   mode=WatchMode.POLLING)
+    unwindowed = status.app_status(
+        entries=2, skipped=0, days=0, window_all=False, hidden=0, mode=WatchMode.POLLING
+    )
     assert unwindowed.plain == "2 entries · all dates · polling"
 
 
 def test_query_status_counts_matches_or_entries() -> None:
-    assert status.query_status(result(count=1), deterministic=False,
-                               indexing=False).plain == "1 match · 3.1 ms"
-    assert status.query_status(result(count=1_200), deterministic=True,
-                               indexing=False).plain == "1,200 matches · — ms"
-    assert status.query_status(result("  ", count=1), deterministic=True,
-                               indexing=False).plain == "1 entry · — ms"
-    assert status.query_status(result("", count=40), deterministic=False,
-                               indexing=True).plain == "40 entries · indexing…"
+    assert (
+        status.query_status(result(count=1), deterministic=False, indexing=False).plain
+        == "1 match · 3.1 ms"
+    )
+    assert (
+        status.query_status(result(count=1_200), deterministic=True, indexing=False).plain
+        == "1,200 matches · — ms"
+    )
+    assert (
+        status.query_status(result("  ", count=1), deterministic=True, indexing=False).plain
+        == "1 entry · — ms"
+    )
+    assert (
+        status.query_status(result("", count=40), deterministic=False, indexing=True).plain
+        == "40 entries · indexing…"
+    )
 
 
 def test_an_empty_folder_says_where_and_why() -> None:
-    text = status.empty_state(result(hidden_by_window=4), entries=0, root="/m/root", skipped=2,
-                              window_all=False).plain
+    text = status.empty_state(
+        result(hidden_by_window=4), entries=0, root="/m/root", skipped=2, window_all=False
+    ).plain
     assert text.startswith("No memory entries here yet")
     assert "folder  /m/root" in text
     assert "4 daily entries are older than the date window" in text
@@ -81,8 +102,13 @@ def test_an_empty_folder_says_where_and_why() -> None:
 
 
 def test_no_matches_explains_what_to_try() -> None:
-    found = result(HOSTILE, unmatched_terms=("zebracorn",), suggestions=tuple("abcdefg"),
-                   hidden_by_window=1_234, notes=("n1", "n2", "n3", "n4"))
+    found = result(
+        HOSTILE,
+        unmatched_terms=("zebracorn",),
+        suggestions=tuple("abcdefg"),
+        hidden_by_window=1_234,
+        notes=("n1", "n2", "n3", "n4"),
+    )
     text = status.empty_state(found, entries=10, root="/r", skipped=0, window_all=False).plain
     first = text.splitlines()[0]
     assert first.startswith("No matches for [bold red]x[/]") and "\x1b" not in first
@@ -96,8 +122,7 @@ def test_no_matches_explains_what_to_try() -> None:
 
 
 def test_unknown_entry_count_means_no_matches_not_an_empty_folder() -> None:
-    text = status.empty_state(result(), entries=None, root="/r", skipped=0,
-                              window_all=False).plain
+    text = status.empty_state(result(), entries=None, root="/r", skipped=0, window_all=False).plain
     assert text.startswith("No matches for deploy")
 
 
@@ -114,7 +139,9 @@ def test_change_notice_names_at_most_three_files() -> None:
     notice = status.change_notice(ChangeSet(per_path=per_path))
     assert notice is not None
     assert notice.splitlines() == [
-        "memory/0.md: 1 entry added", "memory/1.md: 1 entry added",
-        "memory/2.md: 1 entry added", "and 2 more files",
+        "memory/0.md: 1 entry added",
+        "memory/1.md: 1 entry added",
+        "memory/2.md: 1 entry added",
+        "and 2 more files",
     ]
     assert status.change_notice(ChangeSet(per_path=(("a.md", 0, 0, 0),))) is None

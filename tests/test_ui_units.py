@@ -55,8 +55,9 @@ def test_three_shipped_themes_load_and_top_level_folder_is_the_same_files() -> N
         ("this is [not toml", "invalid TOML"),
     ],
 )
-def test_a_broken_user_theme_is_skipped_with_a_warning(tmp_path: Path, text: str,
-                                                       problem: str) -> None:
+def test_a_broken_user_theme_is_skipped_with_a_warning(
+    tmp_path: Path, text: str, problem: str
+) -> None:
     (tmp_path / "bad.toml").write_text(text, encoding="utf-8")
     (tmp_path / "good.toml").write_text("name = 'mine'\nprimary = '#123456'\n", encoding="utf-8")
     themes = load_themes(tmp_path)
@@ -66,10 +67,17 @@ def test_a_broken_user_theme_is_skipped_with_a_warning(tmp_path: Path, text: str
 
 async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -> None:
     (tmp_path / "bad.toml").write_text("nonsense", encoding="utf-8")
-    options = AppOptions(root=tmp_path, config=Config(), today=dt.date(2026, 11, 21), days=30,
-                         theme="no-such-theme", watch=False, deterministic=True,
-                         user_themes_dir=tmp_path,
-                         engine_factory=lambda o: cast("Engine", FakeEngine(tmp_path, [])))
+    options = AppOptions(
+        root=tmp_path,
+        config=Config(),
+        today=dt.date(2026, 11, 21),
+        days=30,
+        theme="no-such-theme",
+        watch=False,
+        deterministic=True,
+        user_themes_dir=tmp_path,
+        engine_factory=lambda o: cast("Engine", FakeEngine(tmp_path, [])),
+    )
     app = MemtuiApp(options)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -86,8 +94,11 @@ async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -
     [
         ("deploy", "deploy", QueryFilters()),
         ("deploy source:daily tag:ops", "deploy", QueryFilters(sources=["daily"], tags=["ops"])),
-        ('"exact phrase" -skip file:MEMORY.md after:2026-11-01', '"exact phrase" -skip',
-         QueryFilters(roles=["MEMORY.md"], after="2026-11-01")),
+        (
+            '"exact phrase" -skip file:MEMORY.md after:2026-11-01',
+            '"exact phrase" -skip',
+            QueryFilters(roles=["MEMORY.md"], after="2026-11-01"),
+        ),
         ("weird:thing before:2026", "weird:thing", QueryFilters(before="2026")),
         ("source: x", "source: x", QueryFilters()),
     ],
@@ -104,8 +115,23 @@ def test_with_filters_replaces_only_the_filter_tokens() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(["deploy", "-x", "source:daily", "tag:a", "role:b",
-                                 "after:2026-01-01", '"a b"', "foo:bar"]), max_size=6))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "deploy",
+                "-x",
+                "source:daily",
+                "tag:a",
+                "role:b",
+                "after:2026-01-01",
+                '"a b"',
+                "foo:bar",
+            ]
+        ),
+        max_size=6,
+    )
+)
 def test_filters_round_trip(pieces: list[str]) -> None:
     query = " ".join(pieces)
     words, filters = split_query(query)
@@ -120,9 +146,10 @@ def test_filters_round_trip(pieces: list[str]) -> None:
 @given(st.lists(st.floats(0, 1), min_size=4, max_size=4), st.integers(1, 20))
 def test_stacked_bar_never_exceeds_its_width(values: list[float], cells: int) -> None:
     total = sum(values) or 1.0
-    factors = [Factor(name, "", v, 1.0, v / total * min(1.0, total))
-               for name, v in zip(("relevance", "source", "recency", "position"), values,
-                                  strict=True)]
+    factors = [
+        Factor(name, "", v, 1.0, v / total * min(1.0, total))
+        for name, v in zip(("relevance", "source", "recency", "position"), values, strict=True)
+    ]
     split = stacked_cells(((f.name, f.contribution) for f in factors), cells)
     assert sum(count for _, count in split) <= cells
     assert all(count > 0 for _, count in split)
@@ -137,8 +164,9 @@ def test_stacked_bar_never_exceeds_its_width(values: list[float], cells: int) ->
         ("Deploy at 16:30", "body", "Deploy at 16:30"),
     ],
 )
-def test_time_only_titles_show_the_first_words_of_the_body(title: str, body: str,
-                                                           shown: str) -> None:
+def test_time_only_titles_show_the_first_words_of_the_body(
+    title: str, body: str, shown: str
+) -> None:
     assert display_title(make_entry(1, title, body)) == shown
 
 
@@ -151,8 +179,9 @@ def test_time_only_titles_show_the_first_words_of_the_body(title: str, body: str
         ("MEMORY.md", 24, "MEMORY.md"),
     ],
 )
-def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(path: str, cells: int,
-                                                                      shown: str) -> None:
+def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(
+    path: str, cells: int, shown: str
+) -> None:
     assert compact_path(path, cells) == shown
 
 
@@ -174,8 +203,9 @@ def test_match_pattern_matches_word_starts_only_for_latin_tokens() -> None:
 
 
 def test_change_notice_names_files_and_counts() -> None:
-    changes = ChangeSet(added=frozenset({"a", "b"}), per_path=(("MEMORY.md", 2, 0, 0),
-                                                                 ("memory/x.md", 0, 1, 1)))
+    changes = ChangeSet(
+        added=frozenset({"a", "b"}), per_path=(("MEMORY.md", 2, 0, 0), ("memory/x.md", 0, 1, 1))
+    )
     assert change_notice(changes) == (
         "MEMORY.md: 2 entries added\nmemory/x.md: 1 entry removed, 1 entry updated"
     )
@@ -239,8 +269,10 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
 
 
 async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:
-    entries = [make_entry(0, "東京オフサイトの会場候補と予算の確認" * 3, "body"),
-               make_entry(1, "plain title", "body", path="a/very/long/path/" * 6 + "x.md")]
+    entries = [
+        make_entry(0, "東京オフサイトの会場候補と予算の確認" * 3, "body"),
+        make_entry(1, "plain title", "body", path="a/very/long/path/" * 6 + "x.md"),
+    ]
     hits = [make_hit(i + 1, entry) for i, entry in enumerate(entries)]
 
     class Host(App[None]):
@@ -263,19 +295,29 @@ async def test_wide_titles_keep_rows_exactly_one_line_wide() -> None:
 
 def test_editor_command_prefers_visual_and_splits_like_a_shell() -> None:
     assert editor_command(Path("/m/a.md"), 7, {"VISUAL": "code --wait", "EDITOR": "vi"}) == [
-        "code", "--wait", "+7", "/m/a.md"]
+        "code",
+        "--wait",
+        "+7",
+        "/m/a.md",
+    ]
     assert editor_command(Path("x.md"), 1, {"EDITOR": "'my editor' -n"}) == [
-        "my editor", "-n", "+1", "x.md"]
+        "my editor",
+        "-n",
+        "+1",
+        "x.md",
+    ]
     assert editor_command(Path("x.md"), 1, {}) == ["vi", "+1", "x.md"]
 
 
 def test_filters_the_form_does_not_edit_are_kept_as_they_are(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(ui_filters, "FILTER_NAMES", (*FILTER_NAMES, "mood"))
     words, filters = split_query("deploy mood:work before:2026-12")
     assert (words, filters.before) == ("deploy mood:work", "2026-12")
     assert with_filters("deploy mood:work tag:x", QueryFilters(tags=["y"])) == (
-        "deploy mood:work tag:y")
+        "deploy mood:work tag:y"
+    )
 
 
 def test_root_filters_are_edited_by_the_form() -> None:

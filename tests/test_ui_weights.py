@@ -41,8 +41,9 @@ async def test_weights_are_shown_as_custom_saved_and_reset(isolated_environment:
         total = sum(app.screen.weights.values())
         assert abs(app.screen.weights["source"] / total - source) < 1e-9
         await pilot.press("s")
-        await wait_until(pilot, lambda: (isolated_environment / "config/memtui/config.toml")
-                         .exists())
+        await wait_until(
+            pilot, lambda: (isolated_environment / "config/memtui/config.toml").exists()
+        )
         await app.workers.wait_for_complete()
         saved = tomllib.loads((isolated_environment / "config/memtui/config.toml").read_text())
         assert abs(saved["weights"]["source"] - source) < 1e-3

@@ -18,22 +18,27 @@ NINE_WORDS = "deploy billing invoice stripe key rotate grafana rollback checklis
 
 
 def explanation(*factors: tuple[str, float, float]) -> Explanation:
-    rows = tuple(Factor(name, "input", value, weight, value * weight)
-                 for name, value, weight in factors)
+    rows = tuple(
+        Factor(name, "input", value, weight, value * weight) for name, value, weight in factors
+    )
     base = sum(row.contribution for row in rows)
     return Explanation(factors=rows, terms=(), multipliers=(), base=base, score=base)
 
 
 def bar_cells(row: str) -> float:
     """How much of a bar a rendered row draws, in cells (eighths counted)."""
-    return sum(1.0 if char == "█" else (render.EIGHTHS.index(char) / 8)
-               for char in row if char in render.EIGHTHS[1:])
+    return sum(
+        1.0 if char == "█" else (render.EIGHTHS.index(char) / 8)
+        for char in row
+        if char in render.EIGHTHS[1:]
+    )
 
 
 def test_bars_are_contributions_not_factor_values() -> None:
     """The issue's case: source 0.50 × 0.06 = 0.030 drew as long as recency 0.52 × 0.12."""
-    rows = render.factor_rows(explanation(("source", 0.50, 0.06), ("recency", 0.52, 0.12)),
-                              compact=True)
+    rows = render.factor_rows(
+        explanation(("source", 0.50, 0.06), ("recency", 0.52, 0.12)), compact=True
+    )
     source, recency = (bar_cells(row.plain) for row in rows)
     assert source == pytest.approx(0.030 * render.BAR_CELLS, abs=1 / 8)
     assert recency == pytest.approx(0.0624 * render.BAR_CELLS, abs=1 / 8)
@@ -44,14 +49,17 @@ def test_bars_are_contributions_not_factor_values() -> None:
 def test_a_full_bar_is_a_score_of_one_as_in_the_list(contribution: float) -> None:
     row = render.factor_rows(explanation(("relevance", contribution, 1.0)))[0]
     assert bar_cells(row.plain) == pytest.approx(contribution * render.BAR_CELLS, abs=1 / 16)
-    listed = sum(cells for _, cells in render.stacked_cells([("relevance", contribution)],
-                                                            render.BAR_CELLS))
+    listed = sum(
+        cells for _, cells in render.stacked_cells([("relevance", contribution)], render.BAR_CELLS)
+    )
     assert abs(listed - bar_cells(row.plain)) <= 0.5
 
 
 def test_compact_terms_say_how_many_tokens_they_leave_out() -> None:
-    tokens = tuple(TokenMatch(f"deploy{suffix}", MatchKind.PREFIX, 0.9, 0, 1)
-                   for suffix in ("", "ed", "ment", "ments", "ing"))
+    tokens = tuple(
+        TokenMatch(f"deploy{suffix}", MatchKind.PREFIX, 0.9, 0, 1)
+        for suffix in ("", "ed", "ment", "ments", "ing")
+    )
     term = TermMatch("depl", 1.0, 1.0, tokens)
     row = render.term_rows([term], expanded=False, width=40)[0].plain
     assert len(row) <= 40 and row.endswith("more")
@@ -72,8 +80,10 @@ async def test_the_why_pane_fits_and_nothing_goes_missing(size: tuple[int, int])
         await loaded(pilot, app)
         why = app.screen.query_one(WhyPane)
         region = why.content_region
-        lines = [strip.text[region.x - why.region.x:][:region.width].rstrip()
-                 for strip in app.screen._compositor.render_strips()[region.y:region.bottom]]
+        lines = [
+            strip.text[region.x - why.region.x :][: region.width].rstrip()
+            for strip in app.screen._compositor.render_strips()[region.y : region.bottom]
+        ]
         assert lines and not any(line.endswith("…") for line in lines), lines
         assert why.lines > region.height  # nine terms do not fit in the compact pane...
         hidden = why.lines - region.height

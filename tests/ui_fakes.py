@@ -51,8 +51,7 @@ def make_hit(rank: int, entry: Entry, terms: Iterable[str] = (), score: float = 
         Factor("position", "1 of 3", 1.0, 0.08, 0.08),
     )
     term_matches = tuple(
-        TermMatch(term, 1.2, 0.5, (TokenMatch(term, MatchKind.EXACT, 1.0, 1, 2),))
-        for term in terms
+        TermMatch(term, 1.2, 0.5, (TokenMatch(term, MatchKind.EXACT, 1.0, 1, 2),)) for term in terms
     )
     explanation = Explanation(
         factors=factors,
@@ -143,12 +142,20 @@ class FakeEngine:
             for rank, (score, entry) in enumerate(scored[:limit] if limit else scored, 1)
         )
         unmatched = tuple(
-            word for word in words
-            if not any(word in f"{e.title} {e.body}".casefold()
-                       for e in self.store.entries_by_id.values())
+            word
+            for word in words
+            if not any(
+                word in f"{e.title} {e.body}".casefold() for e in self.store.entries_by_id.values()
+            )
         )
-        return RankResult(query, hits, len(hits), 0.1, unmatched_terms=unmatched,
-                          suggestions=("deploy",) if unmatched else ())
+        return RankResult(
+            query,
+            hits,
+            len(hits),
+            0.1,
+            unmatched_terms=unmatched,
+            suggestions=("deploy",) if unmatched else (),
+        )
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         return ChangeSet()
@@ -156,8 +163,9 @@ class FakeEngine:
     def set_window(self, days: int) -> ChangeSet:
         return ChangeSet()
 
-    def set_weights(self, weights: dict[str, float] | None = None,
-                    half_life_days: float | None = None) -> None:
+    def set_weights(
+        self, weights: dict[str, float] | None = None, half_life_days: float | None = None
+    ) -> None:
         return None
 
     def set_session_boost(self, path: str, factor: float | None) -> None:

@@ -30,8 +30,7 @@ def demo_app(*argv: str) -> MemtuiApp:
     return build_app("--demo", "--no-watch", *argv)
 
 
-async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], *,
-                     steps: int = 400) -> None:
+async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], *, steps: int = 400) -> None:
     """Let the app run until `condition()` holds (bounded by steps, not by wall-clock time)."""
     for _ in range(steps):
         if condition():
@@ -47,8 +46,14 @@ def main_screen(app: MemtuiApp) -> MainScreen:
 
 
 async def wait_loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
-    await wait_until(pilot, lambda: isinstance(app.screen, MainScreen)
-                     and app.screen.engine is not None and app.painted_generation > 0)
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, MainScreen)
+            and app.screen.engine is not None
+            and app.painted_generation > 0
+        ),
+    )
     return main_screen(app)
 
 
@@ -57,9 +62,14 @@ async def type_query(pilot: Pilot[Any], app: MemtuiApp, text: str) -> None:
     screen = main_screen(app)
     for char in text:
         await pilot.press("space" if char == " " else char)
-    await wait_until(pilot, lambda: screen.query_text == text
-                     and app.painted_generation >= screen.generation
-                     and not screen.detail_pending)
+    await wait_until(
+        pilot,
+        lambda: (
+            screen.query_text == text
+            and app.painted_generation >= screen.generation
+            and not screen.detail_pending
+        ),
+    )
     await pilot.pause()
 
 

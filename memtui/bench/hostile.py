@@ -79,9 +79,7 @@ class HostileCorpus:
     outside: Path
     """A sibling folder outside the root that symlinks point into; never to be loaded."""
     escape_payloads: dict[str, str] = field(default_factory=lambda: dict(ESCAPE_PAYLOADS))
-    terminal_signatures: dict[str, bytes] = field(
-        default_factory=lambda: dict(TERMINAL_SIGNATURES)
-    )
+    terminal_signatures: dict[str, bytes] = field(default_factory=lambda: dict(TERMINAL_SIGNATURES))
     markup_payloads: tuple[str, ...] = MARKUP_PAYLOADS
     expected_skips: dict[str, str] = field(default_factory=dict)
     """Relative path -> a word its skip reason must contain."""

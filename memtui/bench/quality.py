@@ -39,8 +39,10 @@ def dcg(grades: list[int]) -> float:
 
 
 def load_sets(folder: Path) -> list[tuple[Path, dict[str, Any]]]:
-    return [(path, json.loads(path.read_text(encoding="utf-8")))
-            for path in sorted(folder.glob("*.json"))]
+    return [
+        (path, json.loads(path.read_text(encoding="utf-8")))
+        for path in sorted(folder.glob("*.json"))
+    ]
 
 
 def engine_for(path: Path, judged: dict[str, Any], config: Config) -> Engine:
@@ -66,13 +68,15 @@ def judge(folder: Path, config: Config) -> list[JudgedQuery]:
             ranked = [f"{h.entry.path}:{h.entry.line_start}" for h in result.hits]
             ideal = dcg(sorted(judgments.values(), reverse=True)[:CUTOFF])
             score = dcg([judgments.get(key, 0) for key in ranked]) / ideal if ideal else 0.0
-            outcomes.append(JudgedQuery(
-                judged_set=path.stem,
-                query=item["query"],
-                ndcg=score,
-                ranked=tuple((key, judgments.get(key, 0)) for key in ranked),
-                missing=tuple(sorted(set(judgments) - known)),
-            ))
+            outcomes.append(
+                JudgedQuery(
+                    judged_set=path.stem,
+                    query=item["query"],
+                    ndcg=score,
+                    ranked=tuple((key, judgments.get(key, 0)) for key in ranked),
+                    missing=tuple(sorted(set(judgments) - known)),
+                )
+            )
     return outcomes
 
 

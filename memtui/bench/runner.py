@@ -186,9 +186,9 @@ def mirror_loaded_files(root: Path, entries: Sequence[Entry], mirror: Path) -> l
     return preferred or [mirror / path for path in relative_paths]
 
 
-def update_samples(setup: BenchSetup, engine: Engine, entries: Sequence[Entry]) -> tuple[
-    list[float], str
-]:
+def update_samples(
+    setup: BenchSetup, engine: Engine, entries: Sequence[Entry]
+) -> tuple[list[float], str]:
     """One-file incremental updates: in place on a synthetic corpus, else on a temp mirror."""
     if setup.synthetic is not None:
         files = spread(setup.synthetic.daily_files, UPDATE_ROUNDS)

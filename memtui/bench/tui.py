@@ -111,12 +111,20 @@ class Launch:
 @asynccontextmanager
 async def running(setup: BenchSetup, cache: CacheFolder) -> AsyncIterator[Launch]:
     """The app on the bench corpus with `cache` as its cache folder, once it painted results."""
-    def engine(options: AppOptions) -> Engine:
-        return Engine(options.open_roots, options.config, today=options.today,
-                      days=options.days, cache=cache)
 
-    options = AppOptions(root=setup.root, config=setup.config, today=setup.today,
-                         days=setup.days, watch=False, engine_factory=engine)
+    def engine(options: AppOptions) -> Engine:
+        return Engine(
+            options.open_roots, options.config, today=options.today, days=options.days, cache=cache
+        )
+
+    options = AppOptions(
+        root=setup.root,
+        config=setup.config,
+        today=setup.today,
+        days=setup.days,
+        watch=False,
+        engine_factory=engine,
+    )
     launched = time.perf_counter()
     app = TimedApp(options)
     async with app.run_test(size=TERMINAL_SIZE) as pilot:
@@ -141,7 +149,8 @@ async def saved(launch: Launch) -> None:
     it when it takes the index, and sets `load_ms` then)."""
     deadline = time.perf_counter() + PAINT_TIMEOUT_S
     while launch.app.load_ms is None or any(
-            worker.group == "cache" and not worker.is_finished for worker in launch.app.workers):
+        worker.group == "cache" and not worker.is_finished for worker in launch.app.workers
+    ):
         if time.perf_counter() > deadline:
             raise TimeoutError("the app did not save its cache in time")
         await asyncio.sleep(0.01)
@@ -169,8 +178,9 @@ def cache_megabytes(cache: CacheFolder) -> float:
     return round(sum(item.size for item in cache.listing()) / 1e6, 1)
 
 
-async def launch(setup: BenchSetup, cache: CacheFolder, word: str,
-                 queries: Sequence[str]) -> dict[str, Any]:
+async def launch(
+    setup: BenchSetup, cache: CacheFolder, word: str, queries: Sequence[str]
+) -> dict[str, Any]:
     """One start of the app, typed into: its figures, and this process's peak RSS."""
     async with running(setup, cache) as started:
         word_ms = await first_word(started, word)
@@ -187,19 +197,30 @@ async def launch(setup: BenchSetup, cache: CacheFolder, word: str,
     }
 
 
-def launch_in_child(setup: BenchSetup, cache: Path, word: str,
-                    queries: Sequence[str]) -> dict[str, Any]:
+def launch_in_child(
+    setup: BenchSetup, cache: Path, word: str, queries: Sequence[str]
+) -> dict[str, Any]:
     """`launch` in a fresh interpreter (see the module's docstring)."""
     request = {
-        "root": str(setup.root), "cache": str(cache), "today": setup.today.isoformat(),
-        "days": setup.days, "word": word, "queries": list(queries),
+        "root": str(setup.root),
+        "cache": str(cache),
+        "today": setup.today.isoformat(),
+        "days": setup.days,
+        "word": word,
+        "queries": list(queries),
         "config": None if setup.config.source_path is None else str(setup.config.source_path),
     }
-    done = subprocess.run([sys.executable, "-m", "memtui.bench.tui"], input=json.dumps(request),
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "memtui.bench.tui"],
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
-        raise RuntimeError(f"the app's bench process failed ({done.returncode}): "
-                           f"{done.stderr.strip()[-2000:]}")
+        raise RuntimeError(
+            f"the app's bench process failed ({done.returncode}): {done.stderr.strip()[-2000:]}"
+        )
     answer: dict[str, Any] = json.loads(done.stdout)
     return answer
 
@@ -228,8 +249,8 @@ def measure_tui(setup: BenchSetup, queries: Sequence[str]) -> dict[str, Any]:
             "first_word": word,
         },
         "note": "headless App.run_test, each start in a process of its own: key event posted "
-                "-> results list repainted; keystrokes typed into the warm-started app; peak "
-                "RSS of each app process, typing included",
+        "-> results list repainted; keystrokes typed into the warm-started app; peak "
+        "RSS of each app process, typing included",
     }
 
 
@@ -237,10 +258,18 @@ def main() -> None:
     """`python -m memtui.bench.tui`: one `launch`, asked on stdin and answered on stdout."""
     request = json.loads(sys.stdin.read())
     config, _ = load_config(None if request["config"] is None else Path(request["config"]))
-    setup = BenchSetup(Path(request["root"]), config, dt.date.fromisoformat(request["today"]),
-                       request["days"], request["queries"], None, True)
-    answer = asyncio.run(launch(setup, CacheFolder(Path(request["cache"])), request["word"],
-                                request["queries"]))
+    setup = BenchSetup(
+        Path(request["root"]),
+        config,
+        dt.date.fromisoformat(request["today"]),
+        request["days"],
+        request["queries"],
+        None,
+        True,
+    )
+    answer = asyncio.run(
+        launch(setup, CacheFolder(Path(request["cache"])), request["word"], request["queries"])
+    )
     print(json.dumps(answer))
 
 

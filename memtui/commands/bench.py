@@ -42,8 +42,9 @@ def run_bench(args: argparse.Namespace) -> int:
             setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
             report = run_benchmark(setup, tui_measurer(args.tui))
     else:
-        setup = BenchSetup(startup.require_root(), config, today, startup.days, queries, None,
-                           args.tui)
+        setup = BenchSetup(
+            startup.require_root(), config, today, startup.days, queries, None, args.tui
+        )
         report = run_benchmark(setup, tui_measurer(args.tui))
     print(json.dumps(report, indent=2) if args.json else human_report(report))
     return 0 if report["budgets"]["all_pass"] else BUDGET_FAILED
@@ -113,16 +114,22 @@ def human_report(report: dict[str, Any]) -> str:
             rows.append(f"  {'app keystroke → repaint':<32}{latency(tui['keystroke_ms'])}")
         startup = tui.get("startup")
         if startup:
-            rows.append(f"  {'app first results, cold / warm':<32}"
-                        f"{startup['cold_first_results_ms']:>10.1f} ms"
-                        f" / {startup['warm_first_results_ms']:.1f} ms")
-            rows.append(f"  {'app first word, cold / warm':<32}"
-                        f"{startup['cold_first_word_ms']:>10.1f} ms"
-                        f" / {startup['warm_first_word_ms']:.1f} ms"
-                        f"   (cache {startup['cache_mb']:.1f} MB)")
-            rows.append(f"  {'app peak RSS, cold / warm':<32}"
-                        f"{startup['cold_peak_rss_mb']:>10.1f} MB"
-                        f" / {startup['warm_peak_rss_mb']:.1f} MB   (typing included)")
+            rows.append(
+                f"  {'app first results, cold / warm':<32}"
+                f"{startup['cold_first_results_ms']:>10.1f} ms"
+                f" / {startup['warm_first_results_ms']:.1f} ms"
+            )
+            rows.append(
+                f"  {'app first word, cold / warm':<32}"
+                f"{startup['cold_first_word_ms']:>10.1f} ms"
+                f" / {startup['warm_first_word_ms']:.1f} ms"
+                f"   (cache {startup['cache_mb']:.1f} MB)"
+            )
+            rows.append(
+                f"  {'app peak RSS, cold / warm':<32}"
+                f"{startup['cold_peak_rss_mb']:>10.1f} MB"
+                f" / {startup['warm_peak_rss_mb']:.1f} MB   (typing included)"
+            )
         if tui.get("note"):
             rows.append(f"  {'app note':<32}{tui['note']}")
     load_average = report["machine"]["load_average_1m_at_start"]

@@ -25,29 +25,47 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.clear:
         removed, freed = folder.clear()
         if args.json:
-            dump_json({"folder": str(folder.folder), "removed": removed,
-                       "freed_bytes": freed}, stream)
+            dump_json(
+                {"folder": str(folder.folder), "removed": removed, "freed_bytes": freed}, stream
+            )
         else:
-            print(f"Removed {removed} cache file{'' if removed == 1 else 's'}"
-                  f" ({megabytes(freed)}) from {where}.", file=stream)
+            print(
+                f"Removed {removed} cache file{'' if removed == 1 else 's'}"
+                f" ({megabytes(freed)}) from {where}.",
+                file=stream,
+            )
         return 0
     items = folder.listing()
     total = sum(item.size for item in items)
     if args.json:
-        dump_json({"folder": str(folder.folder), "max_roots": folder.keep, "total_bytes": total,
-                   "roots": [_row(item) for item in items]}, stream)
+        dump_json(
+            {
+                "folder": str(folder.folder),
+                "max_roots": folder.keep,
+                "total_bytes": total,
+                "roots": [_row(item) for item in items],
+            },
+            stream,
+        )
         return 0
-    print(f"memtui cache · {where} · {len(items)} root{'' if len(items) == 1 else 's'} · "
-          f"{megabytes(total)} (the {folder.keep} most recently used are kept)", file=stream)
+    print(
+        f"memtui cache · {where} · {len(items)} root{'' if len(items) == 1 else 's'} · "
+        f"{megabytes(total)} (the {folder.keep} most recently used are kept)",
+        file=stream,
+    )
     now = dt.datetime.now().timestamp()
     for item in items:
-        shown = one_line(undecodable_bytes_visible(tilde(item.root)), 200) if item.root else (
-            f"(unreadable: {one_line(item.problem or '', 200)})")
+        shown = (
+            one_line(undecodable_bytes_visible(tilde(item.root)), 200)
+            if item.root
+            else (f"(unreadable: {one_line(item.problem or '', 200)})")
+        )
         note = f" ({item.entries:,} entries)" if item.root else ""
         if item.root and item.problem:
             note += f", {one_line(item.problem, 100)}: rebuilt on its next start"
-        print(f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}",
-              file=stream)
+        print(
+            f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}", file=stream
+        )
     if not items:
         print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
     return 0

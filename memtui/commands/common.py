@@ -14,8 +14,7 @@ from memtui.core.settings.config import Config
 from memtui.startup import Startup, load_startup
 
 _JSON_UNSAFE = re.compile(
-    "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff"
-    "\ud800-\udfff]"
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 )
 """Characters json.dumps(ensure_ascii=False) leaves raw but a terminal must never receive (lone
 surrogates cannot even be written as UTF-8)."""

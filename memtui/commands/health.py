@@ -26,8 +26,7 @@ from memtui.core.sanitize import one_line, undecodable_bytes_visible
 def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     startup = startup_from_args(args)
-    engine = Engine(startup.require_roots(), startup.config, today=startup.today,
-                    days=startup.days)
+    engine = Engine(startup.require_roots(), startup.config, today=startup.today, days=startup.days)
     engine.load()
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
@@ -41,14 +40,19 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _location(engine: Engine, entry: Entry) -> dict[str, Any]:
-    return {**root_fields(engine, entry), "path": undecodable_bytes_visible(entry.path),
-            "line_start": entry.line_start, "line_end": entry.line_end}
+    return {
+        **root_fields(engine, entry),
+        "path": undecodable_bytes_visible(entry.path),
+        "line_start": entry.line_start,
+        "line_end": entry.line_end,
+    }
 
 
 def finding_payload(engine: Engine, finding: Finding, show: Callable[[str], str]) -> dict[str, Any]:
     entry = finding.entry
-    details = {name: list(value) if isinstance(value, tuple) else value
-               for name, value in finding.details}
+    details = {
+        name: list(value) if isinstance(value, tuple) else value for name, value in finding.details
+    }
     words = finding.detail("words")
     if isinstance(words, tuple):
         details["words"] = [show(word) for word in words]
@@ -66,8 +70,9 @@ def finding_payload(engine: Engine, finding: Finding, show: Callable[[str], str]
     }
 
 
-def health_payload(engine: Engine, report: HealthReport, days: int,
-                   show: Callable[[str], str]) -> dict[str, Any]:
+def health_payload(
+    engine: Engine, report: HealthReport, days: int, show: Callable[[str], str]
+) -> dict[str, Any]:
     root_path = {root.label: root.path for root in engine.roots}
     return {
         "roots": roots_payload(engine),
@@ -79,33 +84,48 @@ def health_payload(engine: Engine, report: HealthReport, days: int,
         "groups": {check.value: report.groups(check) for check in Check},
         "secret_kinds": dict(report.secret_counts),
         "load_lines": [
-            {"root": undecodable_bytes_visible(str(root_path.get(cut.root, ""))),
-             "path": undecodable_bytes_visible(cut.path), "agent": cut.agent,
-             "limits": cut.limits, "last_loaded_line": cut.last_line,
-             "whole_line": cut.whole_line, "file_lines": cut.file_lines}
+            {
+                "root": undecodable_bytes_visible(str(root_path.get(cut.root, ""))),
+                "path": undecodable_bytes_visible(cut.path),
+                "agent": cut.agent,
+                "limits": cut.limits,
+                "last_loaded_line": cut.last_line,
+                "whole_line": cut.whole_line,
+                "file_lines": cut.file_lines,
+            }
             for cut in report.cuts
         ],
         "findings": [finding_payload(engine, finding, show) for finding in report.findings],
     }
 
 
-def print_report(stream: TextIO, engine: Engine, report: HealthReport, days: int,
-                 show: Callable[[str], str]) -> None:
+def print_report(
+    stream: TextIO, engine: Engine, report: HealthReport, days: int, show: Callable[[str], str]
+) -> None:
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
     window = "all days" if days == 0 else f"last {days} days"
-    print(f"memtui health · {folders} · {report.entries:,} entries · today {report.today}"
-          f" · {window} · {report.elapsed_ms:.0f} ms", file=stream)
+    print(
+        f"memtui health · {folders} · {report.entries:,} entries · today {report.today}"
+        f" · {window} · {report.elapsed_ms:.0f} ms",
+        file=stream,
+    )
     for check in Check:
         print(f"\n{report.heading(check)}", file=stream)
         for finding in report.section(check):
-            indent = "  " if finding.lead or check not in (Check.DUPLICATES, Check.SUPERSEDED) \
+            indent = (
+                "  "
+                if finding.lead or check not in (Check.DUPLICATES, Check.SUPERSEDED)
                 else "    "
+            )
             entry = finding.entry
             when = date_label(entry)
-            print(f"{indent}{one_line(entry.qualified_path, 200)}:{entry.line_start}  {when}  "
-                  f"{one_line(show(entry.title), 80)}", file=stream)
+            print(
+                f"{indent}{one_line(entry.qualified_path, 200)}:{entry.line_start}  {when}  "
+                f"{one_line(show(entry.title), 80)}",
+                file=stream,
+            )
             print(f"{indent}  {one_line(show(finding.reason), 300)}", file=stream)
     if not report.findings:
-        print("\nNo findings: nothing duplicated, superseded, cut off, secret or stale.",
-              file=stream)
-
+        print(
+            "\nNo findings: nothing duplicated, superseded, cut off, secret or stale.", file=stream
+        )

@@ -87,8 +87,9 @@ def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
         lines.append(f"× {multiplier.factor:g}  {one_line(multiplier.reason, 120)}")
     lines.append(explanation.arithmetic)
     if explanation.gap_to_previous:
-        gaps = ", ".join(f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous
-                         if abs(gap) >= 0.0005)
+        gaps = ", ".join(
+            f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous if abs(gap) >= 0.0005
+        )
         lines.append(f"behind #{rank - 1} by: {gaps or 'nothing (tie broken by order)'}")
     lines.extend(f"note: {one_line(note, 160)}" for note in explanation.notes)
     return lines
@@ -100,16 +101,28 @@ def explanation_dict(explanation: Explanation) -> dict[str, Any]:
         "base": explanation.base,
         "multiplier": explanation.multiplier,
         "factors": [
-            {"name": f.name, "raw": f.raw, "value": f.value, "weight": f.weight,
-             "contribution": f.contribution}
+            {
+                "name": f.name,
+                "raw": f.raw,
+                "value": f.value,
+                "weight": f.weight,
+                "contribution": f.contribution,
+            }
             for f in explanation.factors
         ],
         "terms": [
             {
-                "term": t.term, "weight": t.weight, "score": t.score,
+                "term": t.term,
+                "weight": t.weight,
+                "score": t.score,
                 "matches": [
-                    {"token": m.token, "kind": m.kind.value, "similarity": m.similarity,
-                     "heading_count": m.heading_count, "body_count": m.body_count}
+                    {
+                        "token": m.token,
+                        "kind": m.kind.value,
+                        "similarity": m.similarity,
+                        "heading_count": m.heading_count,
+                        "body_count": m.body_count,
+                    }
                     for m in t.matches
                 ],
             }
@@ -124,8 +137,14 @@ def explanation_dict(explanation: Explanation) -> dict[str, Any]:
     }
 
 
-def result_item(engine: Engine, entry: Entry, hit: Hit | None, show: Callable[[str], str], *,
-                explain: bool = False) -> dict[str, Any]:
+def result_item(
+    engine: Engine,
+    entry: Entry,
+    hit: Hit | None,
+    show: Callable[[str], str],
+    *,
+    explain: bool = False,
+) -> dict[str, Any]:
     """One `results[]` object of `rank --json`, also what `pick --format json` prints per entry.
 
     `hit` is None for an entry the current query does not rank (a pick can hold entries marked
@@ -157,13 +176,17 @@ def root_fields(engine: Engine, entry: Entry) -> dict[str, str]:
 
 def roots_payload(engine: Engine) -> list[dict[str, str]]:
     """Every open root as JSON: label and path."""
-    return [{"label": root.label, "path": undecodable_bytes_visible(str(root.path))}
-            for root in engine.roots]
+    return [
+        {"label": root.label, "path": undecodable_bytes_visible(str(root.path))}
+        for root in engine.roots
+    ]
 
 
 def used_note(startup: Startup) -> list[str]:
     """A note for stderr when several folders were found and the closest was used."""
     if startup.chosen or not startup.roots:
         return []
-    return [f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
-            "(see `memtui roots`; --all searches them all)"]
+    return [
+        f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
+        "(see `memtui roots`; --all searches them all)"
+    ]

@@ -46,8 +46,10 @@ def write_hand_off(handed: HandOff, form: str, stream: TextIO) -> None:
         payload = {
             "query": handed.query,
             "roots": roots_payload(handed.engine),
-            "results": [result_item(handed.engine, item.entry, item.hit,
-                                    lambda text: mask(text)[0]) for item in handed.picked],
+            "results": [
+                result_item(handed.engine, item.entry, item.hit, lambda text: mask(text)[0])
+                for item in handed.picked
+            ],
         }
         dump_json(payload, stream)
         return

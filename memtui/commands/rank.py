@@ -66,8 +66,9 @@ def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> di
         "roots": roots_payload(engine),
         "total_matches": result.total_matches,
         "elapsed_ms": round(result.elapsed_ms, 3),
-        "results": [result_item(engine, hit.entry, hit, show, explain=explain)
-                    for hit in result.hits],
+        "results": [
+            result_item(engine, hit.entry, hit, show, explain=explain) for hit in result.hits
+        ],
         "unmatched_terms": list(result.unmatched_terms),
         "suggestions": list(result.suggestions),
         "hidden_by_window": result.hidden_by_window,
@@ -80,16 +81,19 @@ def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) ->
         entry = hit.entry
         when = date_label(entry)
         location = f"{one_line(entry.qualified_path, 200)}:{entry.line_start}"
-        print(f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}",
-              file=stream)
+        print(
+            f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}", file=stream
+        )
         print(f"     {one_line(show(entry.title), 100)}", file=stream)
         print(f"     {_hit_excerpt(hit, show)}", file=stream)
         if explain:
             for line in explanation_lines(hit.explanation, hit.rank):
                 print(f"       {line}", file=stream)
         print(file=stream)
-    print(f"Found {result.total_matches} (showing {len(result.hits)}) in "
-          f"{result.elapsed_ms:.1f} ms", file=stream)
+    print(
+        f"Found {result.total_matches} (showing {len(result.hits)}) in {result.elapsed_ms:.1f} ms",
+        file=stream,
+    )
     if result.unmatched_terms:
         terms = ", ".join(one_line(term, 60) for term in result.unmatched_terms)
         suggested = ", ".join(one_line(word, 60) for word in result.suggestions)
@@ -105,11 +109,15 @@ def _print_empty(stream: TextIO, result: RankResult, days: int) -> None:
         terms = ", ".join(one_line(term, 60) for term in result.unmatched_terms)
         print(f"No entry contains: {terms}", file=stream)
     if result.suggestions:
-        print(f"Did you mean: {', '.join(one_line(s, 60) for s in result.suggestions)}?",
-              file=stream)
+        print(
+            f"Did you mean: {', '.join(one_line(s, 60) for s in result.suggestions)}?", file=stream
+        )
     if result.hidden_by_window:
-        print(f"{result.hidden_by_window} daily entries older than {days} days are not loaded "
-              "(try --days 0).", file=stream)
+        print(
+            f"{result.hidden_by_window} daily entries older than {days} days are not loaded "
+            "(try --days 0).",
+            file=stream,
+        )
     for note in result.notes:
         print(f"note: {one_line(note, 200)}", file=stream)
     print("Try fewer or broader terms, a shorter prefix, or drop filters.", file=stream)

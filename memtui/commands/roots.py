@@ -33,17 +33,24 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
             "cwd": _path(around.cwd),
             "git_root": _path(around.git_root) if around.git_root else None,
             "candidates": [
-                {"kind": candidate.kind, "label": candidate.label, "path": _path(candidate.path),
-                 **_numbers(found)}
+                {
+                    "kind": candidate.kind,
+                    "label": candidate.label,
+                    "path": _path(candidate.path),
+                    **_numbers(found),
+                }
                 for candidate, found in zip(candidates, surveys, strict=True)
             ],
             "searched": list(searched_places(around)),
         }
         if args.all_claude:
             payload["claude_projects"] = [
-                {"name": project.name,
-                 "project": _path(project.project) if project.project else None,
-                 "path": _path(project.memory), **_numbers(found)}
+                {
+                    "name": project.name,
+                    "project": _path(project.project) if project.project else None,
+                    "path": _path(project.memory),
+                    **_numbers(found),
+                }
                 for project, found in zip(projects, project_surveys, strict=True)
             ]
         dump_json(payload, stream)
@@ -71,33 +78,45 @@ def _entries(found: Survey) -> str:
     return f"{found.entries:,}" + ("" if found.complete else "+")
 
 
-def _print_candidates(stream: TextIO, candidates: list[Candidate], surveys: list[Survey],
-                      cwd: Path) -> None:
+def _print_candidates(
+    stream: TextIO, candidates: list[Candidate], surveys: list[Survey], cwd: Path
+) -> None:
     if not candidates:
         print(f"No memory folder found from {one_line(str(cwd), 200)}. Looked in:", file=stream)
         for place in searched_places():
             print(f"  {one_line(place, 300)}", file=stream)
         return
-    print(f"{'':2}{'kind':<15}{'label':<20}{'entries':>8}{'files':>7}  {'newest':<10}  path",
-          file=stream)
+    print(
+        f"{'':2}{'kind':<15}{'label':<20}{'entries':>8}{'files':>7}  {'newest':<10}  path",
+        file=stream,
+    )
     for number, (candidate, found) in enumerate(zip(candidates, surveys, strict=True)):
         marker = "▸ " if number == 0 else "  "
         newest = found.newest.isoformat() if found.newest else "—"
-        print(f"{marker}{candidate.kind:<15}{one_line(candidate.label, 19):<20}"
-              f"{_entries(found):>8}{found.files:>7}  {newest:<10}  "
-              f"{one_line(tilde(candidate.path), 300)}", file=stream)
-    hint = ("memtui opens ▸; `memtui --all` opens all of them together, `memtui ROOT` one."
-            if len(candidates) > 1 else "memtui opens ▸.")
+        print(
+            f"{marker}{candidate.kind:<15}{one_line(candidate.label, 19):<20}"
+            f"{_entries(found):>8}{found.files:>7}  {newest:<10}  "
+            f"{one_line(tilde(candidate.path), 300)}",
+            file=stream,
+        )
+    hint = (
+        "memtui opens ▸; `memtui --all` opens all of them together, `memtui ROOT` one."
+        if len(candidates) > 1
+        else "memtui opens ▸."
+    )
     print(f"\n{hint}", file=stream)
 
 
-def _print_projects(stream: TextIO, projects: list[claude.ClaudeProject],
-                    surveys: list[Survey]) -> None:
-    print(f"\nClaude Code project memories ({one_line(tilde(claude.claude_home()), 200)}"
-          f"/projects/*/memory): {len(projects)}", file=stream)
+def _print_projects(
+    stream: TextIO, projects: list[claude.ClaudeProject], surveys: list[Survey]
+) -> None:
+    print(
+        f"\nClaude Code project memories ({one_line(tilde(claude.claude_home()), 200)}"
+        f"/projects/*/memory): {len(projects)}",
+        file=stream,
+    )
     for project, found in zip(projects, surveys, strict=True):
         name = tilde(project.project) if project.project else project.name
         newest = found.newest.isoformat() if found.newest else "—"
-        print(f"  {_entries(found):>8} entries  {newest:<10}  {one_line(name, 200)}",
-              file=stream)
+        print(f"  {_entries(found):>8} entries  {newest:<10}  {one_line(name, 200)}", file=stream)
         print(f"{'':12}{one_line(tilde(project.memory), 300)}", file=stream)

@@ -14,8 +14,9 @@ MAX_QUERY_CHARS = 1000
 """A `-q` longer than this is cut; the box is one line, and ESC or BEL in it is made visible."""
 
 
-def create_app(args: argparse.Namespace, *, deterministic: bool = False,
-               hand_off: HandOffMode = "") -> MemtuiApp:
+def create_app(
+    args: argparse.Namespace, *, deterministic: bool = False, hand_off: HandOffMode = ""
+) -> MemtuiApp:
     """The app for parsed `memtui` arguments (`deterministic`: no blink, timings or watcher;
     `hand_off`: the picker of `memtui pick`)."""
     options = AppOptions.from_startup(

@@ -64,14 +64,16 @@ def citation_line(where: str, entry: Entry) -> str:
 
 def block_quote(text: str) -> str:
     """`text` as a Markdown block quote (`> ` on every line, `>` on blank ones)."""
-    return "\n".join(f"> {line}" if line.strip() else ">"
-                     for line in visible(text).strip("\n").split("\n"))
+    return "\n".join(
+        f"> {line}" if line.strip() else ">" for line in visible(text).strip("\n").split("\n")
+    )
 
 
 def markdown(items: Iterable[Cited]) -> str:
     """Each entry under its citation line, quoted; entries separated by a blank line."""
-    return "\n\n".join(f"{citation_line(item.where, item.entry)}\n\n{block_quote(item.text)}"
-                       for item in items)
+    return "\n\n".join(
+        f"{citation_line(item.where, item.entry)}\n\n{block_quote(item.text)}" for item in items
+    )
 
 
 def citations(items: Iterable[Cited]) -> str:

@@ -217,8 +217,7 @@ class Explanation:
     def arithmetic(self) -> str:
         """`base 0.913 × multipliers 1.095 = score 1.000`: the one wording every view prints, so
         the why pane, `rank --explain` and the JSON's numbers agree digit for digit."""
-        return (f"base {self.base:.3f} × multipliers {self.multiplier:.3f}"
-                f" = score {self.score:.3f}")
+        return f"base {self.base:.3f} × multipliers {self.multiplier:.3f} = score {self.score:.3f}"
 
 
 @dataclass(frozen=True, slots=True)

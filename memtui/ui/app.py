@@ -180,13 +180,20 @@ class MemtuiApp(App[int]):
     # Size classes every screen gets; memtui.tcss lays the panes out by them. (Textual declares
     # these as instance attributes, which a ClassVar annotation here could not override.)
     HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012
-        (0, "-w-small"), (80, "-w-medium"), (120, "-w-large")]
+        (0, "-w-small"),
+        (80, "-w-medium"),
+        (120, "-w-large"),
+    ]
     VERTICAL_BREAKPOINTS = [  # noqa: RUF012
-        (0, "-h-small"), (24, "-h-medium"), (36, "-h-large")]
+        (0, "-h-small"),
+        (24, "-h-medium"),
+        (36, "-h-large"),
+    ]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
-        Binding("ctrl+z", "suspend_process", "Suspend", show=False, priority=True,
-                id="app.suspend"),
+        Binding(
+            "ctrl+z", "suspend_process", "Suspend", show=False, priority=True, id="app.suspend"
+        ),
     ]
 
     def __init__(self, options: AppOptions) -> None:
@@ -236,10 +243,10 @@ class MemtuiApp(App[int]):
         self.live_keymap = check.accepted
         self.keymap_problems = list(check.problems)
         self.set_keymap(check.accepted)
-        for warning in [*self.options.config_warnings, *self.theme_warnings,
-                        *self.keymap_problems]:
-            self.notify(one_line(warning, widths.NOTICE), severity="warning", timeout=6,
-                        markup=False)
+        for warning in [*self.options.config_warnings, *self.theme_warnings, *self.keymap_problems]:
+            self.notify(
+                one_line(warning, widths.NOTICE), severity="warning", timeout=6, markup=False
+            )
         if self.options.root is None:
             self.push_screen(NoMemoryScreen(self.options.searched))
         elif self.options.pick:
@@ -404,8 +411,9 @@ class MemtuiApp(App[int]):
         needs the filter that drops colours instead, and the other themes need it back."""
         if self.no_color:
             wanted = NoColor() if self.native_ansi_color else Monochrome()
-            self._filters[:] = [wanted if isinstance(item, NoColor | Monochrome) else item
-                                for item in self._filters]
+            self._filters[:] = [
+                wanted if isinstance(item, NoColor | Monochrome) else item for item in self._filters
+            ]
 
     def _remember_theme(self, theme: str) -> None:
         self.save_settings({"theme": theme}, saved=None)
@@ -414,8 +422,10 @@ class MemtuiApp(App[int]):
         """The keys in force for a main-screen action in the panes (e.g. `screen.edit` -> `o`)."""
         for binding in PANE_BINDINGS:
             if isinstance(binding, Binding) and binding.action == action:
-                return " ".join(self.get_key_display(Binding(key, action))
-                                for key in live_keys(binding, self.live_keymap))
+                return " ".join(
+                    self.get_key_display(Binding(key, action))
+                    for key in live_keys(binding, self.live_keymap)
+                )
         return ""
 
     # --- settings -----------------------------------------------------------------------------
@@ -432,12 +442,15 @@ class MemtuiApp(App[int]):
         try:
             save_settings(path, values, roots=roots)
         except ConfigWriteError as exc:
-            self.notify(one_line(str(exc), widths.NOTICE), title="Settings not saved",
-                        severity="warning", markup=False)
+            self.notify(
+                one_line(str(exc), widths.NOTICE),
+                title="Settings not saved",
+                severity="warning",
+                markup=False,
+            )
             return
         if saved:
-            self.notify(f"{saved} ({one_line(str(path), widths.SHORT)})", timeout=3,
-                        markup=False)
+            self.notify(f"{saved} ({one_line(str(path), widths.SHORT)})", timeout=3, markup=False)
 
     # --- command palette ----------------------------------------------------------------------
 
@@ -448,12 +461,15 @@ class MemtuiApp(App[int]):
                 shown = f"{help_text} ({keys})" if keys else help_text
                 yield SystemCommand(title, shown, _screen_action(screen, action))
         if not isinstance(screen, RootsScreen):
-            yield SystemCommand("Switch memory folder",
-                                "Pick another memory folder, or open all found together",
-                                self.action_switch_roots)
+            yield SystemCommand(
+                "Switch memory folder",
+                "Pick another memory folder, or open all found together",
+                self.action_switch_roots,
+            )
         yield SystemCommand("Change theme", "Pick a theme (remembered)", self.action_change_theme)
-        yield SystemCommand("Next memtui theme", "Cycle memtui-dark/light/high-contrast",
-                            self.cycle_theme)
+        yield SystemCommand(
+            "Next memtui theme", "Cycle memtui-dark/light/high-contrast", self.cycle_theme
+        )
         yield SystemCommand("Keys", "Show the key bindings panel", self.action_show_help_panel)
         yield SystemCommand("Quit", "Quit memtui", self.exit)
 
@@ -464,14 +480,19 @@ PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Results", "Focus the results list", "focus_results"),
     ("Open in editor", "Open $EDITOR at the selected entry's line", "edit"),
     ("Open file", "The selected entry's whole file, read-only, scrolled to it", "open_file"),
-    ("Copy entry", "Copy the marked entries (else the selected one) as Markdown quotes under "
-     "their citations", "copy_entry"),
-    ("Copy citation", "Copy path:start–end of the marked entries (else the selected one)",
-     "copy_citation"),
+    (
+        "Copy entry",
+        "Copy the marked entries (else the selected one) as Markdown quotes under their citations",
+        "copy_entry",
+    ),
+    (
+        "Copy citation",
+        "Copy path:start–end of the marked entries (else the selected one)",
+        "copy_citation",
+    ),
     ("Boost file", "Boost the selected entry's file for this session", "boost(1)"),
     ("Penalise file", "Penalise the selected entry's file for this session", "boost(-1)"),
-    ("Clear file boost", "Remove the session boost of the selected entry's file",
-     "clear_boost"),
+    ("Clear file boost", "Remove the session boost of the selected entry's file", "clear_boost"),
     ("Toggle breakdown size", "Compact or expanded score breakdown", "toggle_breakdown"),
     ("Explain in full", "Open the full score breakdown", "expanded_breakdown"),
     ("Maximise pane", "Fill the screen with the focused pane, or restore it", "toggle_maximize"),
@@ -481,8 +502,7 @@ PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("Reveal secrets", "Show or mask secrets in the entry", "toggle_secrets"),
     ("Next match", "Scroll the entry to the next match", "next_match"),
     ("Warnings", "Skipped files, config and entry warnings", "warnings"),
-    ("Memory health", "Duplicates, superseded, stale, secrets, beyond the load line",
-     "health"),
+    ("Memory health", "Duplicates, superseded, stale, secrets, beyond the load line", "health"),
     ("Help", "Every key binding", "help"),
 )
 

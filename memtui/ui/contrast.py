@@ -86,8 +86,13 @@ def _resolve(color: RichColor | None, default: Color, theme: TerminalTheme) -> C
     return Color(red, green, blue)
 
 
-def cells(lines: Sequence[Iterable[Segment]], *, default_foreground: Color,
-          default_background: Color, theme: TerminalTheme) -> Iterator[Cell]:
+def cells(
+    lines: Sequence[Iterable[Segment]],
+    *,
+    default_foreground: Color,
+    default_background: Color,
+    theme: TerminalTheme,
+) -> Iterator[Cell]:
     """Every character of rendered lines with its effective colours.
 
     `reverse` swaps the colours and `dim` halves the foreground towards the background, as a
@@ -132,14 +137,23 @@ def widget_cells(widget: Widget) -> list[Cell]:
     screen = widget.screen
     region = widget.region
     strips = screen._compositor.render_strips()
-    lines = [list(strip.crop(region.x, region.right))
-             for strip in strips[region.y:region.bottom]]
+    lines = [list(strip.crop(region.x, region.right)) for strip in strips[region.y : region.bottom]]
     theme = widget.app.ansi_theme
     return [
-        Cell(cell.x + region.x, cell.y + region.y, cell.char, cell.foreground, cell.background,
-             cell.style)
-        for cell in cells(lines, default_foreground=Color(*theme.foreground_color),
-                          default_background=Color(*theme.background_color), theme=theme)
+        Cell(
+            cell.x + region.x,
+            cell.y + region.y,
+            cell.char,
+            cell.foreground,
+            cell.background,
+            cell.style,
+        )
+        for cell in cells(
+            lines,
+            default_foreground=Color(*theme.foreground_color),
+            default_background=Color(*theme.background_color),
+            theme=theme,
+        )
     ]
 
 
@@ -155,5 +169,5 @@ def matching_cells(found: Sequence[Cell], pattern: re.Pattern[str]) -> list[Cell
         row = line_cells(found, y)
         text = "".join(cell.char for cell in row)
         for match in pattern.finditer(text):
-            picked += row[match.start():match.end()]
+            picked += row[match.start() : match.end()]
     return picked

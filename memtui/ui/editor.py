@@ -35,7 +35,10 @@ def open_editor(app: App[Any], path: Path, line: int) -> bool:
         app.notify("Cannot open an editor from here.", severity="warning", markup=False)
         return False
     except OSError as exc:
-        app.notify(f"Could not run {one_line(chosen_editor(), widths.LABEL)}: {exc}",
-                   severity="error", markup=False)
+        app.notify(
+            f"Could not run {one_line(chosen_editor(), widths.LABEL)}: {exc}",
+            severity="error",
+            markup=False,
+        )
         return False
     return True

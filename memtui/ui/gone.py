@@ -22,5 +22,4 @@ GLYPH_CELLS = 2
 def gone_rule(root: MemoryRoot) -> Content:
     """The line above a gone folder's entry: where it was and that this is the last reading."""
     where = one_line(str(root.path), widths.LINE)
-    return Content.styled(
-        f"┄┄ {GLYPH} {where} is gone: shown as last read ┄┄", "$text-error")
+    return Content.styled(f"┄┄ {GLYPH} {where} is gone: shown as last read ┄┄", "$text-error")

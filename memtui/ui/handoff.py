@@ -60,8 +60,9 @@ def cited_path(engine: Engine, entry: Entry) -> str:
     return tilde(engine.file_of(entry)) if engine.several_roots else entry.path
 
 
-def resolve(engine: Engine, entry_ids: Sequence[str] | None,
-            hits: Iterable[Hit]) -> tuple[list[Picked], list[str]]:
+def resolve(
+    engine: Engine, entry_ids: Sequence[str] | None, hits: Iterable[Hit]
+) -> tuple[list[Picked], list[str]]:
     """The entries behind `entry_ids`, in that order, with their hits among `hits`; and the ids
     that are no longer loaded. `entry_ids` None: every hit (`memtui pick --multi`)."""
     if entry_ids is None:
@@ -75,8 +76,11 @@ def resolve(engine: Engine, entry_ids: Sequence[str] | None,
                 found[hit.entry.id] = hit
                 if len(found) == len(wanted):
                     break
-    picked = [Picked(entry, found.get(entry_id), cited_path(engine, entry))
-              for entry_id, entry in entries.items() if entry is not None]
+    picked = [
+        Picked(entry, found.get(entry_id), cited_path(engine, entry))
+        for entry_id, entry in entries.items()
+        if entry is not None
+    ]
     return picked, [entry_id for entry_id, entry in entries.items() if entry is None]
 
 

@@ -46,25 +46,30 @@ def check_keymap(
 
     for binding_id, spec in keymap.items():
         if binding_id not in known:
-            problems.append(f'[keymap] "{binding_id}": no binding has this id; ignored '
-                            "(help, ?, lists every id)")
+            problems.append(
+                f'[keymap] "{binding_id}": no binding has this id; ignored '
+                "(help, ?, lists every id)"
+            )
             continue
         wanted = _keys(spec)
         if not wanted:
             problems.append(f'[keymap] "{binding_id}": no key given; ignored')
             continue
         clash = next(
-            (other for table in tables.values()
-             if any(binding.id == binding_id for binding in table)
-             for other in table
-             if other.id != binding_id and keys_of(other) & wanted),
+            (
+                other
+                for table in tables.values()
+                if any(binding.id == binding_id for binding in table)
+                for other in table
+                if other.id != binding_id and keys_of(other) & wanted
+            ),
             None,
         )
         if clash is not None:
             taken = ", ".join(sorted(keys_of(clash) & wanted))
             problems.append(
                 f'[keymap] "{binding_id}" = "{spec}": {taken} already does '
-                f'{clash.description or clash.action} ({clash.id}); not applied'
+                f"{clash.description or clash.action} ({clash.id}); not applied"
             )
             continue
         accepted[binding_id] = spec

@@ -29,12 +29,16 @@ def load_line_rule(entry: Entry, cuts: Iterable[LoadCut]) -> Content:
     for cut in cuts:
         where = "after" if cut.whole_line else "inside"
         stop = f"{cut.agent} stops {where} line {cut.last_line} ({cut.limits})"
-        if entry.line_start > cut.last_line or (entry.line_start == cut.last_line
-                                                and not cut.whole_line):
+        if entry.line_start > cut.last_line or (
+            entry.line_start == cut.last_line and not cut.whole_line
+        ):
             missed = "none of this entry is loaded"
         else:
             first = cut.last_line + 1 if cut.whole_line else cut.last_line
             missed = f"lines {first}–{entry.line_end} of this entry are not loaded"
-        lines.append(Content.styled(f"┄┄ {BADGE} {one_line(f'{stop}: {missed}', widths.LINE)} ┄┄",
-                                    LINE_STYLE))
+        lines.append(
+            Content.styled(
+                f"┄┄ {BADGE} {one_line(f'{stop}: {missed}', widths.LINE)} ┄┄", LINE_STYLE
+            )
+        )
     return Content("\n").join(lines)

@@ -138,8 +138,11 @@ class CodeLine:
     background: Style
 
     def lines(self, width: int, console: Console) -> list[Text]:
-        pieces = self.text.wrap(console, width, overflow="fold", no_wrap=True) if \
-            cell_len(self.text.plain) > width else [self.text]
+        pieces = (
+            self.text.wrap(console, width, overflow="fold", no_wrap=True)
+            if cell_len(self.text.plain) > width
+            else [self.text]
+        )
         out = []
         for piece in pieces:
             padded = piece.copy()
@@ -171,11 +174,10 @@ def inline(line: str, styles: MarkdownStyles, depth: int = 0) -> Text:
     text = Text()
     position = 0
     for match in _INLINE.finditer(line):
-        text.append(line[position:match.start()])
+        text.append(line[position : match.start()])
         position = match.end()
         if match.group("code"):
-            text.append(match.group("code_text").strip() or match.group("code_text"),
-                        styles.code)
+            text.append(match.group("code_text").strip() or match.group("code_text"), styles.code)
         elif match.group("escape"):
             text.append(match.group()[1])
         elif match.group("link"):
@@ -218,8 +220,9 @@ def _link(text: Text, match: re.Match[str], styles: MarkdownStyles) -> None:
 # --- blocks ------------------------------------------------------------------------------------
 
 
-def blocks(lines: Sequence[str], styles: MarkdownStyles,
-           pattern: re.Pattern[str] | None) -> tuple[list[Block], int]:
+def blocks(
+    lines: Sequence[str], styles: MarkdownStyles, pattern: re.Pattern[str] | None
+) -> tuple[list[Block], int]:
     """The blocks of already-capped lines and how many query matches they show."""
     out: list[Block] = []
     found = 0
@@ -231,7 +234,7 @@ def blocks(lines: Sequence[str], styles: MarkdownStyles,
         fence = _FENCE.match(line)
         if fence:
             end = _fence_end(lines, index, fence.group(1))
-            code = [item.replace("\t", "    ") for item in lines[index + 1:end]]
+            code = [item.replace("\t", "    ") for item in lines[index + 1 : end]]
             budget -= sum(len(item) + 1 for item in code)
             label = Text(fence.group(2) or " ", style=styles.muted)
             found += highlight(label, pattern, styles.match)
@@ -242,8 +245,9 @@ def blocks(lines: Sequence[str], styles: MarkdownStyles,
             index = end + 1
             continue
         if cells > 0 and starts_table(lines, index):
-            table, index = parse_table(lines, index, lambda cell: inline(cell, styles),
-                                       styles.muted, cells)
+            table, index = parse_table(
+                lines, index, lambda cell: inline(cell, styles), styles.muted, cells
+            )
             cells -= len(table.header) * (1 + len(table.rows))
             for row in [table.header, *table.rows]:
                 found += sum(highlight(cell, pattern, styles.match) for cell in row)
@@ -276,7 +280,7 @@ def _line(line: str, styles: MarkdownStyles) -> Block:
     quote = _QUOTE.match(rest)
     while quote:
         prefix.append("▌ ", styles.muted)
-        rest = rest[quote.end():]
+        rest = rest[quote.end() :]
         quote = _QUOTE.match(rest)
     item = _ITEM.match(rest)
     if item:
@@ -285,7 +289,7 @@ def _line(line: str, styles: MarkdownStyles) -> Block:
         prefix.append(indent + shown + " ", styles.bullet)
         if task:
             prefix.append("[x] " if task[1] in "xX" else "[ ] ", styles.bullet)
-        rest = rest[item.end():]
+        rest = rest[item.end() :]
     body = inline(rest, styles)
     if prefix.plain.startswith("▌"):
         body.stylize_before(styles.quote)
@@ -300,14 +304,19 @@ def _line(line: str, styles: MarkdownStyles) -> Block:
 def _fence_end(lines: Sequence[str], start: int, opener: str) -> int:
     for index in range(start + 1, len(lines)):
         closing = _FENCE.match(lines[index])
-        if closing and closing.group(1)[0] == opener[0] and len(closing.group(1)) >= len(opener) \
-                and not closing.group(2):
+        if (
+            closing
+            and closing.group(1)[0] == opener[0]
+            and len(closing.group(1)) >= len(opener)
+            and not closing.group(2)
+        ):
             return index
     return len(lines)
 
 
-def _code(code: list[str], language: str, styles: MarkdownStyles, *,
-          highlighted: bool) -> list[Text]:
+def _code(
+    code: list[str], language: str, styles: MarkdownStyles, *, highlighted: bool
+) -> list[Text]:
     lexer = _lexer(language) if highlighted and styles.syntax else None
     if lexer is None:
         return [Text(line, style=styles.code) for line in code]
@@ -319,7 +328,7 @@ def _code(code: list[str], language: str, styles: MarkdownStyles, *,
                 out.append(Text(style=styles.code))
             if piece:
                 out[-1].append(piece, style)
-    return out[:len(code)] if code else []
+    return out[: len(code)] if code else []
 
 
 def _lexer(language: str) -> Lexer | None:

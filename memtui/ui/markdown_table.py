@@ -32,8 +32,13 @@ class Table:
 
     def lines(self, width: int, console: Console) -> list[Text]:
         columns = len(self.aligns)
-        natural = [max(cell_len(row[index].plain) if index < len(row) else 0
-                       for row in [self.header, *self.rows]) for index in range(columns)]
+        natural = [
+            max(
+                cell_len(row[index].plain) if index < len(row) else 0
+                for row in [self.header, *self.rows]
+            )
+            for index in range(columns)
+        ]
         widths = fit_columns([max(1, value) for value in natural], width - 3 * (columns - 1) - 1)
         if widths is None:  # too many columns for the view: one row per line, cells joined
             return [_joined(row, self.border) for row in [self.header, *self.rows]]
@@ -45,12 +50,16 @@ class Table:
             out += self._row(row, widths, console, header=False)
         return out
 
-    def _row(self, row: list[Text], widths: list[int], console: Console, *,
-             header: bool) -> list[Text]:
-        cells = [(row[index] if index < len(row) else Text()).copy()
-                 for index in range(len(widths))]
-        wrapped = [cell.wrap(console, cells_wide, justify=align, overflow="fold")
-                   for cell, cells_wide, align in zip(cells, widths, self.aligns, strict=True)]
+    def _row(
+        self, row: list[Text], widths: list[int], console: Console, *, header: bool
+    ) -> list[Text]:
+        cells = [
+            (row[index] if index < len(row) else Text()).copy() for index in range(len(widths))
+        ]
+        wrapped = [
+            cell.wrap(console, cells_wide, justify=align, overflow="fold")
+            for cell, cells_wide, align in zip(cells, widths, self.aligns, strict=True)
+        ]
         height = max((len(lines) for lines in wrapped), default=1)
         out = []
         for line in range(height):
@@ -95,34 +104,39 @@ def fit_columns(natural: list[int], room: int) -> list[int] | None:
 
 
 def starts_table(lines: Sequence[str], index: int) -> bool:
-    return (index + 1 < len(lines) and "|" in lines[index]
-            and "-" in lines[index + 1] and bool(TABLE_DELIMITER.fullmatch(lines[index + 1])))
+    return (
+        index + 1 < len(lines)
+        and "|" in lines[index]
+        and "-" in lines[index + 1]
+        and bool(TABLE_DELIMITER.fullmatch(lines[index + 1]))
+    )
 
 
 def _cells(line: str) -> list[str]:
     stripped = line.strip()
     stripped = stripped[1:] if stripped.startswith("|") else stripped
-    stripped = stripped[:-1] if stripped.endswith("|") and not stripped.endswith("\\|") \
-        else stripped
+    stripped = (
+        stripped[:-1] if stripped.endswith("|") and not stripped.endswith("\\|") else stripped
+    )
     return [cell.strip().replace("\\|", "|") for cell in _CELL_SPLIT.split(stripped)]
 
 
-def parse_table(lines: Sequence[str], index: int, cell: Callable[[str], Text], border: Style,
-                cells: int) -> tuple[Table, int]:
+def parse_table(
+    lines: Sequence[str], index: int, cell: Callable[[str], Text], border: Style, cells: int
+) -> tuple[Table, int]:
     """The table starting at `index` (at most about `cells` cells, each drawn by `cell`) and
     the line after it."""
     header = _cells(lines[index])[:MAX_TABLE_COLUMNS]
     aligns: list[JustifyMethod] = []
-    for spec in _cells(lines[index + 1])[:len(header)]:
+    for spec in _cells(lines[index + 1])[: len(header)]:
         left, right = spec.startswith(":"), spec.endswith(":")
         aligns.append("center" if left and right else "right" if right else "left")
     aligns += ["left"] * (len(header) - len(aligns))
     rows: list[list[Text]] = []
     index += 2
     room = cells // max(1, len(header)) - 1
-    while index < len(lines) and "|" in lines[index] and lines[index].strip() \
-            and len(rows) < room:
-        rows.append([cell(text) for text in _cells(lines[index])[:len(header)]])
+    while index < len(lines) and "|" in lines[index] and lines[index].strip() and len(rows) < room:
+        rows.append([cell(text) for text in _cells(lines[index])[: len(header)]])
         index += 1
     table = Table([cell(text) for text in header], rows, aligns, border)
     return table, index

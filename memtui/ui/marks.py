@@ -53,5 +53,8 @@ class Marks:
 
     def drop(self, entry_ids: Iterable[str]) -> list[Entry]:
         """Unmark these ids (their entries left the corpus); the entries that were marked."""
-        return [entry for entry_id in entry_ids
-                if (entry := self._marked.pop(entry_id, None)) is not None]
+        return [
+            entry
+            for entry_id in entry_ids
+            if (entry := self._marked.pop(entry_id, None)) is not None
+        ]

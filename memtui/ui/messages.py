@@ -90,8 +90,14 @@ class HandOffResolved(Message, bubble=False):
     """The marked (or selected) entries as loaded now, for `purpose`; `text` is what to copy
     (empty for a pick) with `masked` secrets masked; `gone` the ids that are no longer loaded."""
 
-    def __init__(self, purpose: Purpose, picked: tuple[Picked, ...], gone: tuple[str, ...],
-                 text: str, masked: int) -> None:
+    def __init__(
+        self,
+        purpose: Purpose,
+        picked: tuple[Picked, ...],
+        gone: tuple[str, ...],
+        text: str,
+        masked: int,
+    ) -> None:
         super().__init__()
         self.purpose = purpose
         self.picked = picked
@@ -104,8 +110,7 @@ class FileRead(Message, bubble=False):
     """The file viewer's worker read its file: the lines (empty when it could not, `notes` say
     why), the widest line in cells, decoding and size notes, and how many secrets it masked."""
 
-    def __init__(self, lines: list[str], widest: int, notes: tuple[str, ...],
-                 masked: int) -> None:
+    def __init__(self, lines: list[str], widest: int, notes: tuple[str, ...], masked: int) -> None:
         super().__init__()
         self.lines = lines
         self.widest = widest

@@ -146,8 +146,9 @@ ARITHMETIC_CELLS = {True: len("0.00×0.00=0.000"), False: len("0.00 × 0.00 = 0.
 """Cells of a factor's `value × weight = part` (compact, expanded)."""
 
 
-def factor_rows(explanation: Explanation, *, raw_width: int = 40, compact: bool = False,
-                arithmetic: bool = True) -> list[Content]:
+def factor_rows(
+    explanation: Explanation, *, raw_width: int = 40, compact: bool = False, arithmetic: bool = True
+) -> list[Content]:
     """One row per factor: name, value × weight = contribution, a bar, the raw input.
 
     The bar is the contribution on the results list's scale (BAR_CELLS cells = a score of 1),
@@ -165,20 +166,27 @@ def factor_rows(explanation: Explanation, *, raw_width: int = 40, compact: bool 
             raw = raw.split(", ", 1)[0]
         pieces: list[str | tuple[str, str]] = [(factor.name.ljust(name_width), f"bold {style}")]
         if arithmetic:
-            pieces += [" ", (f"{factor.value:.2f}", ""), (times, "$muted"),
-                       (f"{factor.weight:.2f}", ""), (equals, "$muted")]
+            pieces += [
+                " ",
+                (f"{factor.value:.2f}", ""),
+                (times, "$muted"),
+                (f"{factor.weight:.2f}", ""),
+                (equals, "$muted"),
+            ]
         else:
             pieces.append(" ")
-        pieces += [(f"{factor.contribution:.3f}", "bold"), " ",
-                   (bar(factor.contribution, BAR_CELLS), style)]
+        pieces += [
+            (f"{factor.contribution:.3f}", "bold"),
+            " ",
+            (bar(factor.contribution, BAR_CELLS), style),
+        ]
         if raw_width > 0:
             pieces += ["  ", (one_line(raw, raw_width), "$muted")]
         rows.append(Content.assemble(*pieces))
     return rows
 
 
-def factor_row_prefix(explanation: Explanation, *, compact: bool,
-                      arithmetic: bool = True) -> int:
+def factor_row_prefix(explanation: Explanation, *, compact: bool, arithmetic: bool = True) -> int:
     """Cells a factor row uses before its raw input (to give the raw text the rest)."""
     name_width = max((len(f.name) for f in explanation.factors), default=9)
     middle = ARITHMETIC_CELLS[compact] if arithmetic else len("0.000")
@@ -233,8 +241,9 @@ def _expanded_term(term: TermMatch, name: str) -> Content:
     for index, match in enumerate(term.matches):
         if index:
             pieces.append(("  ", ""))
-        pieces.append((one_line(match.token, widths.WORD),
-                       "$match-foreground on $match-background"))
+        pieces.append(
+            (one_line(match.token, widths.WORD), "$match-foreground on $match-background")
+        )
         detail = f" {match.kind.value}"
         if match.similarity < 1.0:
             detail += f" {match.similarity:.2f}"
@@ -247,8 +256,10 @@ def multiplier_rows(explanation: Explanation) -> list[Content]:
     return [
         Content.assemble(
             ("× ", "$muted"),
-            (f"{item.factor:.2f}",
-             "bold $text-success" if item.factor >= 1 else "bold $text-error"),
+            (
+                f"{item.factor:.2f}",
+                "bold $text-success" if item.factor >= 1 else "bold $text-error",
+            ),
             "  ",
             (one_line(item.name, widths.WORD), "bold"),
             "  ",
@@ -298,11 +309,11 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
         scale = "   (bar: the part of the score, full = 1.0, as in the list)"
         fits = not width or len(header) + len(scale) <= width
         lines.append(Content.styled(header + (scale if fits else ""), "$muted"))
-    lines += factor_rows(explanation, raw_width=raw_width, compact=compact,
-                         arithmetic=arithmetic)
+    lines += factor_rows(explanation, raw_width=raw_width, compact=compact, arithmetic=arithmetic)
     if explanation.terms:
-        lines.append(Content.styled("matched terms", "bold $text-secondary") if expanded else
-                     Content(""))
+        lines.append(
+            Content.styled("matched terms", "bold $text-secondary") if expanded else Content("")
+        )
         lines += term_rows(explanation.terms, expanded=expanded, width=width)
     if explanation.multipliers:
         if expanded:
@@ -311,9 +322,13 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
     gap = gap_row(hit, previous, width)
     if gap is not None:
         if expanded:
-            lines.append(Content.styled(
-                f"compared with #{previous.rank if previous else ''} (+ this entry leads, "
-                "− it trails)", "bold $text-secondary"))
+            lines.append(
+                Content.styled(
+                    f"compared with #{previous.rank if previous else ''} (+ this entry leads, "
+                    "− it trails)",
+                    "bold $text-secondary",
+                )
+            )
         lines.append(gap)
     if expanded and explanation.notes:
         lines.append(Content.styled("notes", "bold $text-secondary"))
@@ -374,6 +389,7 @@ def entry_text(entry: Entry, *, limit: int | None = MAX_SHOWN_CHARS) -> str:
     text = f"{'#' * depth} {entry.title}\n\n{entry.body}" if entry.title else entry.body
     if limit is not None and len(text) > limit:
         hidden = len(text) - limit
-        text = (f"{text[:limit]}\n\n… {hidden:,} more characters not shown "
-                "(press e to open the file)")
+        text = (
+            f"{text[:limit]}\n\n… {hidden:,} more characters not shown (press e to open the file)"
+        )
     return text

@@ -41,8 +41,17 @@ def title_line(root_label: str) -> Content:
     )
 
 
-def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool, hidden: int,
-               mode: WatchMode, marked: int = 0, custom_weights: bool = False) -> Content:
+def app_status(
+    *,
+    entries: int | None,
+    skipped: int,
+    days: int,
+    window_all: bool,
+    hidden: int,
+    mode: WatchMode,
+    marked: int = 0,
+    custom_weights: bool = False,
+) -> Content:
     """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
     `entries` is None until the engine has loaded (then only the watcher's state shows);
@@ -55,8 +64,11 @@ def app_status(*, entries: int | None, skipped: int, days: int, window_all: bool
         parts += [(f"{marked:,} marked", "bold $accent"), SEPARATOR]
     if entries is not None:
         shown_days = 0 if window_all else days
-        parts += [(counted(entries, "entry", "entries"), ""), SEPARATOR,
-                  ("all dates" if not shown_days else f"{shown_days} days", "")]
+        parts += [
+            (counted(entries, "entry", "entries"), ""),
+            SEPARATOR,
+            ("all dates" if not shown_days else f"{shown_days} days", ""),
+        ]
         if hidden and not window_all:
             parts.append((f" (+{hidden:,} older hidden · t shows all)", "$warning"))
         if skipped:
@@ -73,8 +85,9 @@ def counted(number: int, one: str, many: str) -> str:
     return f"{number:,} {one if number == 1 else many}"
 
 
-def query_status(result: RankResult, *, deterministic: bool, indexing: bool,
-                 window_all: bool = False) -> Content:
+def query_status(
+    result: RankResult, *, deterministic: bool, indexing: bool, window_all: bool = False
+) -> Content:
     """`12 matches · 3.1 ms` right of the query box (`entries` while browsing)."""
     count = result.total_matches
     noun = "match" if count == 1 else "matches"
@@ -83,8 +96,11 @@ def query_status(result: RankResult, *, deterministic: bool, indexing: bool,
     elapsed = "— ms" if deterministic else f"{result.elapsed_ms:.1f} ms"
     if indexing:
         elapsed = "indexing…"  # browse results are up; a query waits for the index
-    parts: list[str | tuple[str, str]] = [(f"{count:,} {noun}", "bold"), SEPARATOR,
-                                          (elapsed, "$muted")]
+    parts: list[str | tuple[str, str]] = [
+        (f"{count:,} {noun}", "bold"),
+        SEPARATOR,
+        (elapsed, "$muted"),
+    ]
     if not result.query.strip() and result.hidden_by_window and not window_all:
         parts += [SEPARATOR, (f"+{result.hidden_by_window:,} older hidden (t)", "$warning")]
     return Content.assemble(*parts)
@@ -96,12 +112,15 @@ def banner(message: str) -> Content:
 
 
 def root_missing(root: str) -> str:
-    return (f"The memory folder {one_line(root, widths.LINE)} is gone (moved or deleted). "
-            f"Its entries are dimmed ({GONE_GLYPH}) as last read until it comes back…")
+    return (
+        f"The memory folder {one_line(root, widths.LINE)} is gone (moved or deleted). "
+        f"Its entries are dimmed ({GONE_GLYPH}) as last read until it comes back…"
+    )
 
 
-def empty_state(result: RankResult, *, entries: int | None, root: str, skipped: int,
-                window_all: bool) -> Content:
+def empty_state(
+    result: RankResult, *, entries: int | None, root: str, skipped: int, window_all: bool
+) -> Content:
     """What the results pane says when there is nothing to list (`entries`: None if unknown)."""
     if entries == 0:
         return empty_folder(root, hidden=result.hidden_by_window, skipped=skipped)
@@ -115,8 +134,12 @@ def empty_folder(root: str, *, hidden: int, skipped: int) -> Content:
         Content.assemble(("folder  ", "$muted"), (one_line(root, widths.LINE), "")),
     ]
     if hidden:
-        lines.append(Content(f"{hidden:,} daily entries are older than the date window "
-                             "— press t to load every date."))
+        lines.append(
+            Content(
+                f"{hidden:,} daily entries are older than the date window "
+                "— press t to load every date."
+            )
+        )
     if skipped:
         lines.append(Content(f"{skipped} files were skipped — press ! to see why."))
     lines += [Content(""), Content.styled(FILE_KINDS_HINT, "$muted")]
@@ -136,11 +159,16 @@ def no_matches(result: RankResult, *, window_all: bool) -> Content:
         suggestions = ", ".join(one_line(s, widths.WORD) for s in result.suggestions[:5])
         lines.append(Content.assemble(("did you mean  ", "$muted"), (suggestions, "bold $success")))
     if result.hidden_by_window and not window_all:
-        lines.append(Content.assemble(
-            (f"{result.hidden_by_window:,}", "bold"),
-            (" daily entries are outside the date window — press t (ctrl+t) to search "
-             "every date", ""),
-        ))
+        lines.append(
+            Content.assemble(
+                (f"{result.hidden_by_window:,}", "bold"),
+                (
+                    " daily entries are outside the date window — press t (ctrl+t) to search "
+                    "every date",
+                    "",
+                ),
+            )
+        )
     lines += [Content.styled(one_line(note, widths.LINE), "$muted") for note in result.notes[:3]]
     lines += [Content(""), Content.styled(QUERY_TIPS, "$muted")]
     return Content("\n").join(lines)

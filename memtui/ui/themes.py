@@ -24,8 +24,17 @@ from memtui.ui.contrast import readable
 DEFAULT_THEME = "memtui-dark"
 MAX_THEME_FILE_BYTES = 64 * 1024
 COLOR_KEYS = (
-    "primary", "secondary", "accent", "warning", "error", "success",
-    "foreground", "background", "surface", "panel", "boost",
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
 )
 MEMTUI_VARIABLES = {
     "factor-relevance": "#5fa8d3",
@@ -43,9 +52,21 @@ MEMTUI_VARIABLES = {
 
 
 TEXT_VARIABLES = (
-    "foreground", "muted", "text-primary", "text-secondary", "text-accent", "text-warning",
-    "text-error", "text-success", "factor-relevance", "factor-source", "factor-recency",
-    "factor-position", "badge-long-term", "badge-daily", "badge-note",
+    "foreground",
+    "muted",
+    "text-primary",
+    "text-secondary",
+    "text-accent",
+    "text-warning",
+    "text-error",
+    "text-success",
+    "factor-relevance",
+    "factor-source",
+    "factor-recency",
+    "factor-position",
+    "badge-long-term",
+    "badge-daily",
+    "badge-note",
 )
 """Colours memtui draws text in on the surfaces below (`$accent` and friends are for borders
 and fills: text uses Textual's `$text-accent` etc., which are kept readable here)."""
@@ -75,9 +96,7 @@ def user_themes_dir() -> Path:
 
 def shipped_theme_files() -> list[Path]:
     folder = resources.files("memtui") / "themes"
-    return sorted(
-        Path(str(item)) for item in folder.iterdir() if item.name.endswith(".toml")
-    )
+    return sorted(Path(str(item)) for item in folder.iterdir() if item.name.endswith(".toml"))
 
 
 def _colour(where: str, key: str, value: Any) -> str:
@@ -158,8 +177,9 @@ def load_themes(user_dir: Path | None = None) -> ThemeSet:
     return result
 
 
-def _solid(value: str, under: Color, terminal: TerminalTheme, *,
-           fill: bool = False) -> Color | None:
+def _solid(
+    value: str, under: Color, terminal: TerminalTheme, *, fill: bool = False
+) -> Color | None:
     """A CSS variable's colour as drawn over `under` (None: not a colour).
 
     Understands what Textual's themes use: hex and names, `X NN%` (alpha), `auto NN%` (black or
@@ -192,9 +212,9 @@ def readable_variables(variables: dict[str, str], terminal: TerminalTheme) -> di
     screen = Color(*terminal.background_color)
     background = _solid(variables.get("background", ""), screen, terminal, fill=True) or screen
     surfaces = [
-        solid for name in TEXT_SURFACES
-        if (solid := _solid(variables.get(name, ""), background, terminal, fill=True))
-        is not None
+        solid
+        for name in TEXT_SURFACES
+        if (solid := _solid(variables.get(name, ""), background, terminal, fill=True)) is not None
     ]
     surface = surfaces[0] if surfaces else background
     for name in TEXT_VARIABLES:

@@ -23,7 +23,7 @@ def title_pieces(title: str) -> list[TitlePiece]:
     position = 0
     for match in _CODE_SPAN.finditer(title):
         if match.start() > position:
-            pieces.append((title[position:match.start()], False))
+            pieces.append((title[position : match.start()], False))
         pieces.append((match.group(2), True))
         position = match.end()
     if position < len(title):
@@ -48,5 +48,9 @@ def fit_pieces(pieces: Sequence[TitlePiece], cells: int) -> list[TitlePiece]:
 
 def title_content(title: str, style: str = "") -> Content:
     """A title as `Content` (plain text, never markup), its code in the code colour."""
-    return Content.assemble(*((text, f"{style} $text-secondary".strip() if code else style)
-                              for text, code in title_pieces(title)))
+    return Content.assemble(
+        *(
+            (text, f"{style} $text-secondary".strip() if code else style)
+            for text, code in title_pieces(title)
+        )
+    )

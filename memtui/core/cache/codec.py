@@ -51,13 +51,14 @@ def _file_row(file: CachedFile) -> list[Any]:
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
     """The index arrays, and each slot as (file number, position in that file's entries)."""
     number = {file.path: at for at, file in enumerate(files)}
-    slot_file = np.fromiter((number[entry.path] for entry in index.slots), np.int64,
-                            len(index.slots))
-    slot_entry = np.fromiter((entry.position for entry in index.slots), np.int64,
-                             len(index.slots))
-    for entry, file_number, position in zip(index.slots, slot_file.tolist(),
-                                            slot_entry.tolist(), strict=True):
-        if (files[file_number].entries or ())[position:position + 1] != (entry,):
+    slot_file = np.fromiter(
+        (number[entry.path] for entry in index.slots), np.int64, len(index.slots)
+    )
+    slot_entry = np.fromiter((entry.position for entry in index.slots), np.int64, len(index.slots))
+    for entry, file_number, position in zip(
+        index.slots, slot_file.tolist(), slot_entry.tolist(), strict=True
+    ):
+        if (files[file_number].entries or ())[position : position + 1] != (entry,):
             raise ValueError(f"index slot {entry.id} is not among its file's entries")
     segment = index.segment
     return [
@@ -109,12 +110,19 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
         files: list[CachedFile] = []
         at = 0
         for path, mtime, size, inode, digest, count, unread_count in rows:
-            own = None if count is None else tuple(entries[at:at + count])
+            own = None if count is None else tuple(entries[at : at + count])
             at += count or 0
             if own is not None and relabel:
                 own = _relabelled(own, label)
-            files.append(CachedFile(path, (int(mtime), int(size), int(inode)), digest, own,
-                                    None if unread_count is None else int(unread_count)))
+            files.append(
+                CachedFile(
+                    path,
+                    (int(mtime), int(size), int(inode)),
+                    digest,
+                    own,
+                    None if unread_count is None else int(unread_count),
+                )
+            )
     except CacheCorrupt:
         raise
     except (ValueError, TypeError, OverflowError) as exc:
@@ -130,8 +138,9 @@ def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
         occurrence = occurrences.get(entry.heading_path, 0)
         occurrences[entry.heading_path] = occurrence + 1
         key = f"{label}/{entry.path}" if label else entry.path
-        relabelled.append(replace(entry, root=label,
-                                  id=entry_id(key, entry.heading_path, occurrence)))
+        relabelled.append(
+            replace(entry, root=label, id=entry_id(key, entry.heading_path, occurrence))
+        )
     return tuple(relabelled)
 
 
@@ -146,13 +155,23 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
     slot_file = container.array("slot_file", lambda dtype: dtype == np.int64)
     slot_entry = container.array("slot_entry", lambda dtype: dtype == np.int64)
     slots = len(lengths)
-    if not (isinstance(words, list) and all(isinstance(word, str) for word in words)
-            and all(a < b for a, b in pairwise(words))):
+    if not (
+        isinstance(words, list)
+        and all(isinstance(word, str) for word in words)
+        and all(a < b for a, b in pairwise(words))
+    ):
         raise CacheCorrupt("index vocabulary damaged")
-    if (len(ptr) != len(words) + 1 or ptr[0] != 0 or ptr[-1] != len(docs)
-            or np.any(np.diff(ptr) < 0) or len(heading) != len(docs) or len(body) != len(docs)
-            or (len(docs) and (docs.min() < 0 or docs.max() >= slots))
-            or len(slot_file) != slots or len(slot_entry) != slots):
+    if (
+        len(ptr) != len(words) + 1
+        or ptr[0] != 0
+        or ptr[-1] != len(docs)
+        or np.any(np.diff(ptr) < 0)
+        or len(heading) != len(docs)
+        or len(body) != len(docs)
+        or (len(docs) and (docs.min() < 0 or docs.max() >= slots))
+        or len(slot_file) != slots
+        or len(slot_entry) != slots
+    ):
         raise CacheCorrupt("index arrays damaged")
     entries: list[Entry] = []
     for file_number, position in zip(slot_file.tolist(), slot_entry.tolist(), strict=True):
@@ -163,6 +182,9 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
     segment = Segment(
         words=words,
         word_lengths=np.fromiter((len(word) for word in words), np.float64, len(words)),
-        ptr=ptr, docs=docs, heading=heading, body=body,
+        ptr=ptr,
+        docs=docs,
+        heading=heading,
+        body=body,
     )
     return CachedIndex(tuple(entries), segment, lengths)

@@ -69,8 +69,9 @@ def write_container(path: Path, header: dict[str, Any], sections: Iterable[Secti
     try:
         with os.fdopen(handle, "wb") as stream:
             table = _write_sections(stream, sections)
-            header_bytes = json.dumps({**header, "sections": table},
-                                      separators=(",", ":")).encode("ascii")
+            header_bytes = json.dumps({**header, "sections": table}, separators=(",", ":")).encode(
+                "ascii"
+            )
             if len(header_bytes) > MAX_HEADER_BYTES:
                 raise ValueError("cache header too large")
             stream.write(header_bytes)
@@ -139,8 +140,10 @@ class Container:
         stream.seek(start)
         try:
             header = json.loads(stream.read(length))
-            sections = {name: (int(offset), int(count), int(crc))
-                        for name, offset, count, crc in header["sections"]}
+            sections = {
+                name: (int(offset), int(count), int(crc))
+                for name, offset, count, crc in header["sections"]
+            }
         except (ValueError, KeyError, TypeError) as exc:
             raise CacheCorrupt(f"damaged header ({exc})") from None
         if not isinstance(header, dict):

@@ -51,8 +51,9 @@ NUMBER_COLUMNS: dict[str, Callable[[Entry], int]] = {
 absent; `source` and `origin` index SOURCES and ORIGINS."""
 STRING_COLUMNS: dict[str, Callable[[Entry], Any]] = {
     "id": attrgetter("id"),
-    "title": lambda entry: None if entry.heading_path and entry.title == entry.heading_path[-1]
-    else entry.title,
+    "title": lambda entry: (
+        None if entry.heading_path and entry.title == entry.heading_path[-1] else entry.title
+    ),
     "heading_path": attrgetter("heading_path"),
     "role": attrgetter("role"),
     "tags": lambda entry: entry.tags or None,
@@ -72,8 +73,10 @@ def entry_sections(entries: Sequence[Entry]) -> Iterator[Section]:
     column at a time, never a copy of every entry's fields (~9 MB at 50,000 entries)."""
     yield Section("entries", _column_pieces(entries))
     yield Section("bodies", _body_pieces(entries))
-    yield array_section("body_ends", np.cumsum(_integers(_utf8_length(entry.body)
-                                                         for entry in entries), dtype=np.int64))
+    yield array_section(
+        "body_ends",
+        np.cumsum(_integers(_utf8_length(entry.body) for entry in entries), dtype=np.int64),
+    )
     for name, value in NUMBER_COLUMNS.items():
         yield array_section(name, _integers(map(value, entries)))
 
@@ -87,8 +90,9 @@ def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
     for number, (name, value) in enumerate(STRING_COLUMNS.items()):
         yield f'{"{" if number == 0 else ","}"{name}":['.encode("ascii")
         for start in range(0, len(entries), CHUNK):
-            chunk = json.dumps([value(entry) for entry in entries[start:start + CHUNK]],
-                               separators=(",", ":"))
+            chunk = json.dumps(
+                [value(entry) for entry in entries[start : start + CHUNK]], separators=(",", ":")
+            )
             yield (b"," if start else b"") + chunk[1:-1].encode("ascii")
         yield b"]"
     yield b"}"
@@ -96,8 +100,9 @@ def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
 
 def _body_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
     for start in range(0, len(entries), CHUNK):
-        yield "".join(entry.body for entry in entries[start:start + CHUNK]).encode(
-            "utf-8", "surrogatepass")
+        yield "".join(entry.body for entry in entries[start : start + CHUNK]).encode(
+            "utf-8", "surrogatepass"
+        )
 
 
 def _utf8_length(text: str) -> int:
@@ -113,16 +118,17 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
     """The cached entries in order, `paths[i]` being entry i's file; raises CacheCorrupt."""
     strings = container.json("entries")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64)
-    numbers = [container.array(name, lambda dtype: dtype == np.int64)
-               for name in NUMBER_COLUMNS]
+    numbers = [container.array(name, lambda dtype: dtype == np.int64) for name in NUMBER_COLUMNS]
     if not isinstance(strings, dict) or strings.keys() != set(STRING_COLUMNS):
         raise CacheCorrupt("entry columns missing")
     columns = [strings[name] for name in STRING_COLUMNS]
     if not all(isinstance(column, list) for column in columns) or any(
-            len(column) != len(paths) for column in (*columns, ends, *numbers)):
+        len(column) != len(paths) for column in (*columns, ends, *numbers)
+    ):
         raise CacheCorrupt("entry columns differ in length")
     if (int(ends[-1]) if len(ends) else 0) != container.size("bodies") or bool(
-            np.any(np.diff(ends, prepend=0) < 0)):
+        np.any(np.diff(ends, prepend=0) < 0)
+    ):
         raise CacheCorrupt("entry bodies do not match the entries")
     try:
         return _entries(paths, columns, _bodies(container, ends), numbers, label)
@@ -136,20 +142,25 @@ def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> list[str]:
     beside the bodies cut from it (at 50k entries that doubled ~40 MB at the peak)."""
     starts = np.concatenate([np.zeros(1, dtype=np.int64), ends[:-1]]) if len(ends) else ends
     chunks = range(0, len(ends), CHUNK)
-    pieces = container.pieces("bodies", (int(ends[min(at + CHUNK, len(ends)) - 1] - starts[at])
-                                         for at in chunks))
+    pieces = container.pieces(
+        "bodies", (int(ends[min(at + CHUNK, len(ends)) - 1] - starts[at]) for at in chunks)
+    )
     bodies: list[str] = []
     try:
         for at, piece in zip(chunks, pieces, strict=False):  # the drain below ends `pieces`
             base = int(starts[at])
-            bounds = zip((starts[at:at + CHUNK] - base).tolist(),
-                         (ends[at:at + CHUNK] - base).tolist(), strict=True)
+            bounds = zip(
+                (starts[at : at + CHUNK] - base).tolist(),
+                (ends[at : at + CHUNK] - base).tolist(),
+                strict=True,
+            )
             if piece.isascii():
                 text = piece.decode("ascii")
                 bodies.extend(text[begin:end] for begin, end in bounds)
             else:
-                bodies.extend(piece[begin:end].decode("utf-8", "surrogatepass")
-                              for begin, end in bounds)
+                bodies.extend(
+                    piece[begin:end].decode("utf-8", "surrogatepass") for begin, end in bounds
+                )
     except UnicodeDecodeError:
         raise CacheCorrupt("section bodies is not UTF-8") from None
     for _ in pieces:  # runs the reader past its last piece, where it checks the checksum
@@ -157,8 +168,13 @@ def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> list[str]:
     return bodies
 
 
-def _entries(paths: Sequence[str], columns: list[list[Any]], bodies: list[str],
-             numbers: list[npt.NDArray[Any]], label: str) -> list[Entry]:
+def _entries(
+    paths: Sequence[str],
+    columns: list[list[Any]],
+    bodies: list[str],
+    numbers: list[npt.NDArray[Any]],
+    label: str,
+) -> list[Entry]:
     """Entries from checked columns, every string column checked in one `str.join` (C),
     equal headings, dates and tuples shared (a file's entries repeat them; at 50k entries
     sharing headings saves ~2.5 MB).
@@ -168,40 +184,93 @@ def _entries(paths: Sequence[str], columns: list[list[Any]], bodies: list[str],
     list, alive until the end left ~10 MB of holes among the entries at 50k."""
     ids, titles, headings, roles, tags, metadata, warnings = columns
     number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
-    ordinals, times, sources, origins = (number[name] for name in ("date", "time", "source",
-                                                                    "origin"))
-    if len(sources) and (sources.min() < 0 or sources.max() >= len(SOURCES)
-                         or origins.min() < 0 or origins.max() >= len(ORIGINS)
-                         or times.max() >= _MICROSECONDS_PER_DAY):
+    ordinals, times, sources, origins = (
+        number[name] for name in ("date", "time", "source", "origin")
+    )
+    if len(sources) and (
+        sources.min() < 0
+        or sources.max() >= len(SOURCES)
+        or origins.min() < 0
+        or origins.max() >= len(ORIGINS)
+        or times.max() >= _MICROSECONDS_PER_DAY
+    ):
         raise ValueError("an enum code or a time of day out of range")
     if not all(type(path) is list for path in headings):
         raise TypeError("heading paths are not lists")
-    _all_text(chain(ids, (t for t in titles if t is not None), (r for r in roles if r),
-                    chain.from_iterable(headings)))
+    _all_text(
+        chain(
+            ids,
+            (t for t in titles if t is not None),
+            (r for r in roles if r),
+            chain.from_iterable(headings),
+        )
+    )
     known_headings: dict[str, str] = {}  # a file's entries share its outer headings, as parsed
     shared_heading = known_headings.setdefault
     for at, path in enumerate(headings):  # in place, so each tuple reuses the list it replaces
         headings[at] = tuple([shared_heading(part, part) for part in path])
     shared = _Shared()
-    date_of: dict[int, dt.date | None] = {ordinal: dt.date.fromordinal(ordinal)
-                                          for ordinal in np.unique(ordinals).tolist()
-                                          if ordinal >= 0}
+    date_of: dict[int, dt.date | None] = {
+        ordinal: dt.date.fromordinal(ordinal)
+        for ordinal in np.unique(ordinals).tolist()
+        if ordinal >= 0
+    }
     date_of[-1] = None
     entries: list[Entry] = []
     for at in range(0, len(ids), CHUNK):
         window = slice(at, at + CHUNK)
         entries.extend(
-            Entry(identifier, path, SOURCES[source], heading[-1] if title is None else title,
-                  heading, body, start, finish, date_of[ordinal],
-                  None if micro < 0 else _time(micro), ORIGINS[origin], position, count, role,
-                  shared.strings(tag) if tag else (), shared.pairs(meta) if meta else (),
-                  shared.strings(warning) if warning else (), label)
-            for (identifier, path, title, heading, role, tag, meta, warning, body, start,
-                 finish, ordinal, micro, position, count, source, origin)
-            in zip(ids[window], paths[window], titles[window], headings[window],
-                   roles[window], tags[window], metadata[window], warnings[window],
-                   bodies[window], *(column[window].tolist() for column in numbers),
-                   strict=True)  # the numbers in NUMBER_COLUMNS' order
+            Entry(
+                identifier,
+                path,
+                SOURCES[source],
+                heading[-1] if title is None else title,
+                heading,
+                body,
+                start,
+                finish,
+                date_of[ordinal],
+                None if micro < 0 else _time(micro),
+                ORIGINS[origin],
+                position,
+                count,
+                role,
+                shared.strings(tag) if tag else (),
+                shared.pairs(meta) if meta else (),
+                shared.strings(warning) if warning else (),
+                label,
+            )
+            for (
+                identifier,
+                path,
+                title,
+                heading,
+                role,
+                tag,
+                meta,
+                warning,
+                body,
+                start,
+                finish,
+                ordinal,
+                micro,
+                position,
+                count,
+                source,
+                origin,
+            ) in zip(
+                ids[window],
+                paths[window],
+                titles[window],
+                headings[window],
+                roles[window],
+                tags[window],
+                metadata[window],
+                warnings[window],
+                bodies[window],
+                *(column[window].tolist() for column in numbers),
+                strict=True,
+            )  # the numbers in NUMBER_COLUMNS' order
         )
     return entries
 

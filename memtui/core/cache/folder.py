@@ -68,8 +68,10 @@ class CacheFolder:
     def refusal(self, root: Path) -> str | None:
         """Why `root` is not cached (the cache folder lies inside it), or None."""
         if _inside(os.path.realpath(self.folder), os.path.realpath(root)):
-            return (f"not cached: the cache folder {self.folder} is inside the memory folder "
-                    f"{root}, and memtui never writes there")
+            return (
+                f"not cached: the cache folder {self.folder} is inside the memory folder "
+                f"{root}, and memtui never writes there"
+            )
         return None
 
     def read(self, root: Path, label: str) -> tuple[RootSnapshot | None, str | None]:
@@ -84,10 +86,12 @@ class CacheFolder:
                 if header.get("format") != FORMAT_VERSION:
                     raise CacheCorrupt(
                         f"written by another memtui version (format {header.get('format')!r}, "
-                        f"this one reads {FORMAT_VERSION})")
+                        f"this one reads {FORMAT_VERSION})"
+                    )
                 if header.get("code") != code_fingerprint():
-                    raise CacheCorrupt("written by another build of memtui (its parser or "
-                                       "index may differ)")
+                    raise CacheCorrupt(
+                        "written by another build of memtui (its parser or index may differ)"
+                    )
                 if header.get("root") != os.path.realpath(root):
                     raise CacheCorrupt("it belongs to another folder")
                 snapshot = decode(container, label)
@@ -103,8 +107,10 @@ class CacheFolder:
         """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         header = {
-            "format": FORMAT_VERSION, "code": code_fingerprint(),
-            "root": os.path.realpath(root), "label": label,
+            "format": FORMAT_VERSION,
+            "code": code_fingerprint(),
+            "root": os.path.realpath(root),
+            "label": label,
             "written": time.time(),
             "entries": sum(len(file.entries or ()) for file in snapshot.files),
             "files": len(snapshot.files),
@@ -126,13 +132,20 @@ class CacheFolder:
                     header = container.header
                 root = header.get("root")
                 entries = header.get("entries")
-                found.append(CachedRootInfo(
-                    path, info.st_size, info.st_mtime, root if isinstance(root, str) else None,
-                    entries if isinstance(entries, int) else 0,
-                    None if header.get("format") == FORMAT_VERSION else "another version"))
+                found.append(
+                    CachedRootInfo(
+                        path,
+                        info.st_size,
+                        info.st_mtime,
+                        root if isinstance(root, str) else None,
+                        entries if isinstance(entries, int) else 0,
+                        None if header.get("format") == FORMAT_VERSION else "another version",
+                    )
+                )
             except CacheCorrupt as exc:
-                found.append(CachedRootInfo(path, info.st_size, info.st_mtime, None,
-                                            problem=str(exc)))
+                found.append(
+                    CachedRootInfo(path, info.st_size, info.st_mtime, None, problem=str(exc))
+                )
         return sorted(found, key=lambda item: -item.used)
 
     def clear(self) -> tuple[int, int]:
@@ -150,7 +163,7 @@ class CacheFolder:
 
     def prune(self) -> None:
         """Keep the `keep` most recently used files; drop temporaries of writers that died."""
-        for item in self.listing()[self.keep:]:
+        for item in self.listing()[self.keep :]:
             item.file.unlink(missing_ok=True)
         cutoff = time.time() - STALE_TEMPORARY_S
         for path in self._temporaries():
@@ -162,8 +175,11 @@ class CacheFolder:
 
     def _files(self) -> list[Path]:
         try:
-            return [path for path in self.folder.iterdir()
-                    if path.name.endswith(SUFFIX) and not path.name.startswith(".")]
+            return [
+                path
+                for path in self.folder.iterdir()
+                if path.name.endswith(SUFFIX) and not path.name.startswith(".")
+            ]
         except OSError:
             return []
 

@@ -36,15 +36,21 @@ def find_secrets(entries: Iterable[Entry]) -> tuple[list[Finding], Counter[str]]
         totals.update(kinds)
         listed = ", ".join(f"{count} × {kind}" for kind, count in sorted(kinds.items()))
         count = sum(kinds.values())
-        findings.append(Finding(
-            Check.SECRETS, entry, f"masked {count} secret{'s' if count != 1 else ''}: {listed}",
-            group=len(findings), details=tuple(sorted(kinds.items())),
-        ))
+        findings.append(
+            Finding(
+                Check.SECRETS,
+                entry,
+                f"masked {count} secret{'s' if count != 1 else ''}: {listed}",
+                group=len(findings),
+                details=tuple(sorted(kinds.items())),
+            )
+        )
     return findings, totals
 
 
-def check_terms(terms: EntryTerms, texts: Mapping[str, str], settings: HealthSettings,
-                today: dt.date) -> HealthReport:
+def check_terms(
+    terms: EntryTerms, texts: Mapping[str, str], settings: HealthSettings, today: dt.date
+) -> HealthReport:
     """Every check over `terms` (the load-line check over `texts`, path -> file text)."""
     started = time.perf_counter()
     load_line, cuts = find_beyond_load_line(terms.entries, texts, settings.load_lines)
@@ -81,15 +87,17 @@ def check_health(engine: Engine) -> HealthReport:
     texts = read_texts(terms.entries, _root_of(engine), settings.load_lines)
     report = check_terms(terms, texts, settings, engine.today)
     elapsed = (time.perf_counter() - started) * 1000
-    return HealthReport(report.findings, report.cuts, report.secret_counts, report.entries,
-                        report.today, elapsed)
+    return HealthReport(
+        report.findings, report.cuts, report.secret_counts, report.entries, report.today, elapsed
+    )
 
 
 def load_line_cuts(engine: Engine) -> dict[str, tuple[LoadCut, ...]]:
     """Entry id -> the load lines it starts or runs past, over the engine's loaded entries:
     the one check the main screen runs after every load and change (no index needed)."""
-    return past_load_line(engine.loaded_entries(), _root_of(engine),
-                          engine.config.health.load_lines)
+    return past_load_line(
+        engine.loaded_entries(), _root_of(engine), engine.config.health.load_lines
+    )
 
 
 def _root_of(engine: Engine) -> dict[str, Path]:

@@ -41,24 +41,153 @@ SHOWN_WORDS = 4
 """Distinctive words a stale hint quotes."""
 _LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
-_CALENDAR = frozenset((
-    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-    "january", "february", "march", "april", "june", "july", "august", "september", "october",
-    "november", "december", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "monday", "tuesday",
-    "wednesday", "thursday", "friday", "saturday", "sunday", "utc", "am", "pm", "today",
-    "yesterday"
-))
-_STOP_WORDS = frozenset((
-    "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was",
-    "one", "our", "out", "has", "him", "his", "how", "its", "may", "new", "now", "own", "see",
-    "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "with", "that",
-    "this", "from", "they", "will", "have", "been", "were", "what", "when", "where", "which",
-    "while", "would", "could", "should", "there", "their", "them", "then", "than", "into", "onto",
-    "also", "just", "only", "over", "very", "some", "such", "each", "more", "most", "other",
-    "about", "after", "before", "because", "being", "both", "does", "done", "here", "like",
-    "make", "made", "many", "much", "must", "never", "once", "same", "still", "those", "under",
-    "until", "upon", "yet"
-))
+_CALENDAR = frozenset(
+    (
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "utc",
+        "am",
+        "pm",
+        "today",
+        "yesterday",
+    )
+)
+_STOP_WORDS = frozenset(
+    (
+        "the",
+        "and",
+        "for",
+        "are",
+        "but",
+        "not",
+        "you",
+        "all",
+        "any",
+        "can",
+        "had",
+        "her",
+        "was",
+        "one",
+        "our",
+        "out",
+        "has",
+        "him",
+        "his",
+        "how",
+        "its",
+        "may",
+        "new",
+        "now",
+        "own",
+        "see",
+        "two",
+        "way",
+        "who",
+        "did",
+        "get",
+        "let",
+        "put",
+        "say",
+        "she",
+        "too",
+        "use",
+        "with",
+        "that",
+        "this",
+        "from",
+        "they",
+        "will",
+        "have",
+        "been",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "would",
+        "could",
+        "should",
+        "there",
+        "their",
+        "them",
+        "then",
+        "than",
+        "into",
+        "onto",
+        "also",
+        "just",
+        "only",
+        "over",
+        "very",
+        "some",
+        "such",
+        "each",
+        "more",
+        "most",
+        "other",
+        "about",
+        "after",
+        "before",
+        "because",
+        "being",
+        "both",
+        "does",
+        "done",
+        "here",
+        "like",
+        "make",
+        "made",
+        "many",
+        "much",
+        "must",
+        "never",
+        "once",
+        "same",
+        "still",
+        "those",
+        "under",
+        "until",
+        "upon",
+        "yet",
+    )
+)
 _UNDATED = np.iinfo(np.int32).max
 """The 'date' of an undated entry when asking which words are mentioned newer: always current."""
 
@@ -96,14 +225,19 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
 
     def distinctive(entry: Entry, key: str) -> set[str]:
         title_words = set(key.split())
-        return {word for word in tokens(entry.body)
-                if word not in title_words and is_wordish(word)
-                and frequency.get(word, 0) <= limit}
+        return {
+            word
+            for word in tokens(entry.body)
+            if word not in title_words and is_wordish(word) and frequency.get(word, 0) <= limit
+        }
 
     groups: list[tuple[Entry, list[Finding]]] = []
     for key, members in topics.items():
-        if (len(members) < 2 or len(members) > settings.superseded_max_group
-                or _template(members, files_in)):
+        if (
+            len(members) < 2
+            or len(members) > settings.superseded_max_group
+            or _template(members, files_in)
+        ):
             continue
         newest, *older = newest_first(members)
         newest_words = distinctive(newest, key)
@@ -118,22 +252,36 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
             if overlap < settings.superseded_min_overlap:
                 continue
             gap = (newest.when - entry.when).days
-            found.append(Finding(
-                Check.SUPERSEDED, entry,
-                f"restated {_gap(gap)} in {citation(newest)} "
-                f"({overlap:.0%} of distinctive words repeated)",
-                related=newest,
-                details=(("topic", key), ("gap_days", gap), ("overlap", round(overlap, 3)),
-                         ("min_overlap", settings.superseded_min_overlap)),
-            ))
+            found.append(
+                Finding(
+                    Check.SUPERSEDED,
+                    entry,
+                    f"restated {_gap(gap)} in {citation(newest)} "
+                    f"({overlap:.0%} of distinctive words repeated)",
+                    related=newest,
+                    details=(
+                        ("topic", key),
+                        ("gap_days", gap),
+                        ("overlap", round(overlap, 3)),
+                        ("min_overlap", settings.superseded_min_overlap),
+                    ),
+                )
+            )
         if found:
-            lead = Finding(Check.SUPERSEDED, newest,
-                           f"newest of {len(found) + 1} entries titled like this",
-                           lead=True, details=(("topic", key),))
+            lead = Finding(
+                Check.SUPERSEDED,
+                newest,
+                f"newest of {len(found) + 1} entries titled like this",
+                lead=True,
+                details=(("topic", key),),
+            )
             groups.append((newest, [lead, *found]))
-    groups.sort(key=lambda group: (group[0].when or dt.datetime.min), reverse=True)
-    return [_regroup(finding, number) for number, (_, findings) in enumerate(groups)
-            for finding in findings]
+    groups.sort(key=lambda group: group[0].when or dt.datetime.min, reverse=True)
+    return [
+        _regroup(finding, number)
+        for number, (_, findings) in enumerate(groups)
+        for finding in findings
+    ]
 
 
 def _folder(entry: Entry) -> str:
@@ -163,8 +311,15 @@ def _gap(days: int) -> str:
 
 
 def _regroup(finding: Finding, group: int) -> Finding:
-    return Finding(finding.check, finding.entry, finding.reason, group, finding.lead,
-                   finding.related, finding.details)
+    return Finding(
+        finding.check,
+        finding.entry,
+        finding.reason,
+        group,
+        finding.lead,
+        finding.related,
+        finding.details,
+    )
 
 
 def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> list[Finding]:
@@ -172,10 +327,13 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     count = len(terms.entries)
     if count == 0:
         return []
-    ordinals = np.array([entry.date.toordinal() if entry.date else _UNDATED
-                         for entry in terms.entries], dtype=np.int32)
-    wordish = np.fromiter((is_wordish(word) for word in terms.words), dtype=bool,
-                          count=len(terms.words))
+    ordinals = np.array(
+        [entry.date.toordinal() if entry.date else _UNDATED for entry in terms.entries],
+        dtype=np.int32,
+    )
+    wordish = np.fromiter(
+        (is_wordish(word) for word in terms.words), dtype=bool, count=len(terms.words)
+    )
     distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
     owners = terms.owners
     newest_mention = np.zeros(len(terms.words), dtype=np.int32)
@@ -206,16 +364,26 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
         shown = sorted(own, key=lambda w: (-terms.document_frequency[w], terms.words[w]))
         quoted = tuple(terms.words[w] for w in shown if len(terms.words[w]) <= 20)[:SHOWN_WORDS]
         age = (reference - entry.date).days
-        older = (f"{age:,} days old" if reference == today else
-                 f"{age:,} days older than the newest entry ({reference.isoformat()})")
-        findings.append(Finding(
-            Check.STALE, entry,
-            f"hint: {older}, and none of its {len(own)} distinctive words "
-            f"({', '.join(quoted)}{', …' if len(own) > len(quoted) else ''}) "
-            "appears in a newer entry",
-            group=len(findings),
-            details=(("age_days", age), ("age_from", reference.isoformat()),
-                     ("stale_days", settings.stale_days),
-                     ("distinctive_words", len(own)), ("words", quoted)),
-        ))
+        older = (
+            f"{age:,} days old"
+            if reference == today
+            else f"{age:,} days older than the newest entry ({reference.isoformat()})"
+        )
+        findings.append(
+            Finding(
+                Check.STALE,
+                entry,
+                f"hint: {older}, and none of its {len(own)} distinctive words "
+                f"({', '.join(quoted)}{', …' if len(own) > len(quoted) else ''}) "
+                "appears in a newer entry",
+                group=len(findings),
+                details=(
+                    ("age_days", age),
+                    ("age_from", reference.isoformat()),
+                    ("stale_days", settings.stale_days),
+                    ("distinctive_words", len(own)),
+                    ("words", quoted),
+                ),
+            )
+        )
     return findings

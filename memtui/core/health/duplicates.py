@@ -51,8 +51,9 @@ def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[i
     signature_size = np.bincount(owner, minlength=len(terms.entries))
     pairs: list[tuple[int, int]] = []
     for a, b, shared in _shared_signature_words(owner, word):
-        needed = np.minimum(np.minimum(signature_size[a], signature_size[b]),
-                            SHARED_SIGNATURE_WORDS)
+        needed = np.minimum(
+            np.minimum(signature_size[a], signature_size[b]), SHARED_SIGNATURE_WORDS
+        )
         small, large = np.minimum(sizes[a], sizes[b]), np.maximum(sizes[a], sizes[b])
         keep = (shared >= needed) & (small >= settings.duplicate_length_ratio * large)
         pairs.extend(zip(a[keep].tolist(), b[keep].tolist(), strict=True))
@@ -89,8 +90,9 @@ def _signatures(terms: EntryTerms, big_enough: BoolArray) -> tuple[IntArray, Int
     return owner[chosen], keys[chosen] % words
 
 
-def _shared_signature_words(owner: IntArray, word: IntArray
-                            ) -> Iterator[tuple[IntArray, IntArray, IntArray]]:
+def _shared_signature_words(
+    owner: IntArray, word: IntArray
+) -> Iterator[tuple[IntArray, IntArray, IntArray]]:
     """Every pair of entries (a < b) sharing a signature word, and how many they share, a
     block of left entries at a time (a ascending).
 
@@ -122,13 +124,13 @@ def _shared_signature_words(owner: IntArray, word: IntArray
         yield keys // entries, keys % entries, shared.astype(np.int64)
 
 
-def duplicate_pairs(terms: EntryTerms, settings: HealthSettings,
-                    text: Callable[[int], str]) -> dict[tuple[int, int], float]:
+def duplicate_pairs(
+    terms: EntryTerms, settings: HealthSettings, text: Callable[[int], str]
+) -> dict[tuple[int, int], float]:
     """Verified pairs (a < b) -> similarity in percent; `text(i)` is entry i's normalised text."""
     found: dict[tuple[int, int], float] = {}
     for a, b in candidate_pairs(terms, settings):
-        score = fuzz.token_set_ratio(text(a), text(b),
-                                     score_cutoff=settings.duplicate_similarity)
+        score = fuzz.token_set_ratio(text(a), text(b), score_cutoff=settings.duplicate_similarity)
         if score:
             found[(a, b)] = float(score)
     return found
@@ -158,23 +160,37 @@ def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding
     threshold = f"{settings.duplicate_similarity:g}"
     for number, members in enumerate(ordered):
         lead = members[0]
-        findings.append(Finding(
-            Check.DUPLICATES, lead, f"newest of {len(members)} near-duplicates", number, True,
-            details=(("group_size", len(members)),),
-        ))
+        findings.append(
+            Finding(
+                Check.DUPLICATES,
+                lead,
+                f"newest of {len(members)} near-duplicates",
+                number,
+                True,
+                details=(("group_size", len(members)),),
+            )
+        )
         for member in members[1:]:
             me = position[member.id]
             direct = fuzz.token_set_ratio(text(me), text(position[lead.id]))
-            score, other = (direct, position[lead.id]) if direct >= settings.duplicate_similarity \
-                else best[me]
+            score, other = (
+                (direct, position[lead.id]) if direct >= settings.duplicate_similarity else best[me]
+            )
             partner = terms.entries[other]
-            findings.append(Finding(
-                Check.DUPLICATES, member,
-                f"{score:.0f}% alike with {citation(partner)} (threshold {threshold}%)",
-                number, False, partner,
-                (("similarity", round(float(score), 1)),
-                 ("threshold", settings.duplicate_similarity)),
-            ))
+            findings.append(
+                Finding(
+                    Check.DUPLICATES,
+                    member,
+                    f"{score:.0f}% alike with {citation(partner)} (threshold {threshold}%)",
+                    number,
+                    False,
+                    partner,
+                    (
+                        ("similarity", round(float(score), 1)),
+                        ("threshold", settings.duplicate_similarity),
+                    ),
+                )
+            )
     return findings
 
 

@@ -30,8 +30,10 @@ def applies(rule: LoadLine, path: str) -> bool:
     """A glob with a '/' matches the relative path, one without the file name (case matters:
     agents look for `MEMORY.md`, not `memory.md`)."""
     names, paths = _patterns(rule)
-    return bool((names is not None and names.match(path.rsplit("/", 1)[-1]))
-                or (paths is not None and paths.match(path)))
+    return bool(
+        (names is not None and names.match(path.rsplit("/", 1)[-1]))
+        or (paths is not None and paths.match(path))
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -41,12 +43,15 @@ def _patterns(rule: LoadLine) -> tuple[re.Pattern[str] | None, re.Pattern[str] |
     load and change)."""
     names = [fnmatch.translate(glob) for glob in rule.files if "/" not in glob]
     paths = [fnmatch.translate(glob) for glob in rule.files if "/" in glob]
-    return (re.compile("|".join(names)) if names else None,
-            re.compile("|".join(paths)) if paths else None)
+    return (
+        re.compile("|".join(names)) if names else None,
+        re.compile("|".join(paths)) if paths else None,
+    )
 
 
-def read_texts(entries: Iterable[Entry], root_of: Mapping[str, Path],
-               rules: Sequence[LoadLine]) -> dict[str, str]:
+def read_texts(
+    entries: Iterable[Entry], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
+) -> dict[str, str]:
     """Qualified path -> text of every file of `entries` some rule applies to (`root_of` maps
     an entry's root label to its folder; unreadable files are left out)."""
     files = {entry.qualified_path: (entry.root, entry.path) for entry in entries}
@@ -85,8 +90,9 @@ class _Offsets:
         return line, end <= limit
 
 
-def cut_of(rule: LoadLine, text: str, root: str = "", path: str = "",
-           offsets: _Offsets | None = None) -> LoadCut | None:
+def cut_of(
+    rule: LoadLine, text: str, root: str = "", path: str = "", offsets: _Offsets | None = None
+) -> LoadCut | None:
     """Where `rule` stops reading `text` (whose `offsets` may be given), or None when it
     reads the whole file."""
     offsets = offsets or _Offsets.of(text)
@@ -104,8 +110,9 @@ def cut_of(rule: LoadLine, text: str, root: str = "", path: str = "",
     return LoadCut(root, path, rule.agent, rule.describe(), last, whole, file_lines)
 
 
-def find_beyond_load_line(entries: Iterable[Entry], texts: Mapping[str, str],
-                          rules: Sequence[LoadLine]) -> tuple[list[Finding], list[LoadCut]]:
+def find_beyond_load_line(
+    entries: Iterable[Entry], texts: Mapping[str, str], rules: Sequence[LoadLine]
+) -> tuple[list[Finding], list[LoadCut]]:
     """Entries that start (or run) past a load line, per file in path order, and the cuts
     (`texts` and the cuts' paths are qualified paths: `root/path` when several roots are open)."""
     by_path: dict[str, list[Entry]] = {}
@@ -136,12 +143,21 @@ def find_beyond_load_line(entries: Iterable[Entry], texts: Mapping[str, str],
 def cuts_past(entry: Entry, cuts: Iterable[LoadCut]) -> tuple[LoadCut, ...]:
     """The cuts of `entry`'s own file that it starts or runs past, the earliest first (what
     the main screen's badge and drawn line show)."""
-    return tuple(sorted((cut for cut in cuts if cut.qualified_path == entry.qualified_path
-                         and _loaded(entry, cut)), key=lambda cut: cut.last_line))
+    return tuple(
+        sorted(
+            (
+                cut
+                for cut in cuts
+                if cut.qualified_path == entry.qualified_path and _loaded(entry, cut)
+            ),
+            key=lambda cut: cut.last_line,
+        )
+    )
 
 
-def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
-                   rules: Sequence[LoadLine]) -> dict[str, tuple[LoadCut, ...]]:
+def past_load_line(
+    entries: Iterable[Entry], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
+) -> dict[str, tuple[LoadCut, ...]]:
     """Entry id -> the cuts it starts or runs past, for every entry past some load line (only
     this check: it reads just the files a rule applies to, so it is cheap to run again).
 
@@ -162,8 +178,11 @@ def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
             continue  # unreadable now: no line to draw
         text = loaded[0].text
         offsets = _Offsets.of(text)
-        cuts = [cut for rule in applying
-                if (cut := cut_of(rule, text, first.root, first.path, offsets)) is not None]
+        cuts = [
+            cut
+            for rule in applying
+            if (cut := cut_of(rule, text, first.root, first.path, offsets)) is not None
+        ]
         if not cuts:
             continue
         for entry in by_path[path]:
@@ -175,31 +194,46 @@ def past_load_line(entries: Iterable[Entry], root_of: Mapping[str, Path],
 
 def _loaded(entry: Entry, cut: LoadCut) -> str:
     """'beyond', 'partly' or '' (fully loaded) for one entry under one cut."""
-    if entry.line_start > cut.last_line or (entry.line_start == cut.last_line
-                                            and not cut.whole_line):
+    if entry.line_start > cut.last_line or (
+        entry.line_start == cut.last_line and not cut.whole_line
+    ):
         return "beyond"
     if entry.line_end > cut.last_line or (not cut.whole_line and entry.line_end == cut.last_line):
         return "partly"
     return ""
 
 
-def _finding(entry: Entry, cuts: list[LoadCut], whole: list[LoadLine],
-             group: int) -> Finding | None:
+def _finding(
+    entry: Entry, cuts: list[LoadCut], whole: list[LoadLine], group: int
+) -> Finding | None:
     hits = [(cut, state) for cut in cuts if (state := _loaded(entry, cut))]
     if not hits:
         return None
     partly = all(state == "partly" for _, state in hits)
     first = min(hits, key=lambda hit: hit[0].last_line)[0]
-    where = (f"lines {entry.line_start}–{entry.line_end} run past"
-             if partly else f"starts at line {entry.line_start}, past")
-    reasons = [f"{cut.agent} stops after line {cut.last_line}"
-               f"{'' if cut.whole_line else ' (partly)'} ({cut.limits})" for cut, _ in hits]
+    where = (
+        f"lines {entry.line_start}–{entry.line_end} run past"
+        if partly
+        else f"starts at line {entry.line_start}, past"
+    )
+    reasons = [
+        f"{cut.agent} stops after line {cut.last_line}"
+        f"{'' if cut.whole_line else ' (partly)'} ({cut.limits})"
+        for cut, _ in hits
+    ]
     missed = [cut.agent for cut in cuts if cut not in [hit[0] for hit in hits]]
     reasons += [f"{agent} loads it" for agent in missed]
     reasons += [f"{rule.agent} loads the whole file ({rule.describe()})" for rule in whole]
     return Finding(
-        Check.LOAD_LINE, entry, f"{where} the load line: {'; '.join(reasons)}", group,
-        details=(("agent", first.agent), ("last_loaded_line", first.last_line),
-                 ("limits", first.limits), ("partly", partly),
-                 ("agents", tuple(cut.agent for cut, _ in hits))),
+        Check.LOAD_LINE,
+        entry,
+        f"{where} the load line: {'; '.join(reasons)}",
+        group,
+        details=(
+            ("agent", first.agent),
+            ("last_loaded_line", first.last_line),
+            ("limits", first.limits),
+            ("partly", partly),
+            ("agents", tuple(cut.agent for cut, _ in hits)),
+        ),
     )

@@ -123,8 +123,11 @@ class HealthReport:
 
     def beyond_load_line(self) -> frozenset[str]:
         """Ids of entries that start past a load line (for a badge in the results list)."""
-        return frozenset(finding.entry.id for finding in self.section(Check.LOAD_LINE)
-                         if not finding.detail("partly"))
+        return frozenset(
+            finding.entry.id
+            for finding in self.section(Check.LOAD_LINE)
+            if not finding.detail("partly")
+        )
 
 
 def citation(entry: Entry) -> str:
@@ -137,7 +140,9 @@ def newest_first(entries: Iterable[Entry]) -> list[Entry]:
     """Dated entries newest first (on the same day and file, the later line first: notes are
     appended), then undated ones in file order."""
     ordered = sorted(entries, key=lambda entry: (entry.path, entry.line_start))
-    dated = sorted((entry for entry in ordered if entry.when is not None),
-                   key=lambda entry: (entry.path, -entry.line_start))
+    dated = sorted(
+        (entry for entry in ordered if entry.when is not None),
+        key=lambda entry: (entry.path, -entry.line_start),
+    )
     dated.sort(key=lambda entry: entry.when or dt.datetime.min, reverse=True)
     return dated + [entry for entry in ordered if entry.when is None]

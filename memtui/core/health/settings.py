@@ -29,8 +29,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 OPENCLAW_BOOTSTRAP_FILES = (
-    "AGENTS.md", "SOUL.md", "TOOLS.md", "IDENTITY.md", "USER.md", "HEARTBEAT.md",
-    "BOOTSTRAP.md", "MEMORY.md",
+    "AGENTS.md",
+    "SOUL.md",
+    "TOOLS.md",
+    "IDENTITY.md",
+    "USER.md",
+    "HEARTBEAT.md",
+    "BOOTSTRAP.md",
+    "MEMORY.md",
 )
 """The workspace files OpenClaw injects into every session (and cuts at 20,000 characters)."""
 
@@ -49,8 +55,9 @@ class LoadLine:
     def describe(self) -> str:
         """`200 lines / 25,000 bytes`: the limits, as the findings quote them."""
         parts = [(self.lines, "line"), (self.bytes, "byte"), (self.chars, "character")]
-        return " / ".join(f"{limit:,} {unit}{'s' if limit != 1 else ''}"
-                          for limit, unit in parts if limit)
+        return " / ".join(
+            f"{limit:,} {unit}{'s' if limit != 1 else ''}" for limit, unit in parts if limit
+        )
 
 
 DEFAULT_LOAD_LINES = (
@@ -102,10 +109,13 @@ def parse_health(
     return replace(HealthSettings(), **values)
 
 
-def _number(key: str, value: Any, lo: float, hi: float, whole: bool,
-            fail: Callable[[str, str], Exception]) -> Any:
-    if isinstance(value, bool) or not isinstance(value, int | float) or (
-        whole and not isinstance(value, int)
+def _number(
+    key: str, value: Any, lo: float, hi: float, whole: bool, fail: Callable[[str, str], Exception]
+) -> Any:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or (whole and not isinstance(value, int))
     ):
         expected = "a whole number" if whole else "a number"
         raise fail(key, f"expected {expected}, got {value!r}")
@@ -118,19 +128,25 @@ def _parse_load_lines(
     value: Any, fail: Callable[[str, str], Exception], warn: Callable[[str], None]
 ) -> tuple[LoadLine, ...]:
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
-        raise fail("health.load_line", 'expected [[health.load_line]] tables with files = [...]')
+        raise fail("health.load_line", "expected [[health.load_line]] tables with files = [...]")
     rules = []
     for number, item in enumerate(value, 1):
         key = f"health.load_line[{number}]"
         files = item.get("files")
-        if (not isinstance(files, list) or not files
-                or not all(isinstance(glob, str) and glob for glob in files)):
+        if (
+            not isinstance(files, list)
+            or not files
+            or not all(isinstance(glob, str) and glob for glob in files)
+        ):
             raise fail(f"{key}.files", 'expected a list of globs, e.g. ["MEMORY.md"]')
         agent = item.get("agent", "the agent")
         if not isinstance(agent, str) or not agent.strip():
             raise fail(f"{key}.agent", "expected the agent's name")
-        limits = {name: _number(f"{key}.{name}", item[name], 1, 10**9, True, fail)
-                  for name in _LIMITS if name in item}
+        limits = {
+            name: _number(f"{key}.{name}", item[name], 1, 10**9, True, fail)
+            for name in _LIMITS
+            if name in item
+        }
         if not limits:
             raise fail(key, "give at least one of lines, bytes, chars")
         for unknown in sorted(set(item) - {"files", "agent", *_LIMITS}):

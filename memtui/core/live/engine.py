@@ -107,10 +107,14 @@ class Engine:
         self._half_life = config.half_life_days
         self._configured_weights = dict(self._settings().weights)
         """The config's weights, normalised: what `weights_custom` compares against."""
-        self._ranker = Ranker(self._index, self._settings(), {
-            store.label: match_targets(root) for store, root in zip(self.stores, self.roots,
-                                                                    strict=True)
-        })
+        self._ranker = Ranker(
+            self._index,
+            self._settings(),
+            {
+                store.label: match_targets(root)
+                for store, root in zip(self.stores, self.roots, strict=True)
+            },
+        )
         self._contexts: dict[str, RankContext] = {}
         self._caches = RootCaches(cache, self.stores)
         """Where roots are cached (`core.live.warm`); with no folder nothing is read or saved."""
@@ -222,8 +226,11 @@ class Engine:
         user was reading. Call it before applying the changes that bring the root back (the
         watcher's rescan). True when the set of gone roots changed."""
         gone = set(folders)
-        missing = frozenset(store.label for store, root in zip(self.stores, self.roots,
-                                                                strict=True) if root.path in gone)
+        missing = frozenset(
+            store.label
+            for store, root in zip(self.stores, self.roots, strict=True)
+            if root.path in gone
+        )
         with self._lock:
             changed, self._missing = missing != self._missing, missing
         return changed
@@ -232,15 +239,23 @@ class Engine:
     def gone_roots(self) -> dict[str, MemoryRoot]:
         """`Entry.root` -> root, for the open roots whose folder is gone (their entries are
         shown as last read)."""
-        return {store.label: root for store, root in zip(self.stores, self.roots, strict=True)
-                if store.label in self._missing}
+        return {
+            store.label: root
+            for store, root in zip(self.stores, self.roots, strict=True)
+            if store.label in self._missing
+        }
 
     def set_window(self, days: int) -> ChangeSet:
         """Load daily notes of the last `days` days (0 = all)."""
         with self._lock:
             self.days = days
-            changes = _merge([self._qualified(store, store.set_window(days))
-                              for store in self.stores if store.label not in self._missing])
+            changes = _merge(
+                [
+                    self._qualified(store, store.set_window(days))
+                    for store in self.stores
+                    if store.label not in self._missing
+                ]
+            )
             self._caches.dirty = self._caches.dirty or not changes.empty
             self._reindex(changes)
             return changes
@@ -252,7 +267,9 @@ class Engine:
             return changes
         prefix = f"{store.label}/"
         return ChangeSet(
-            added=changes.added, removed=changes.removed, updated=changes.updated,
+            added=changes.added,
+            removed=changes.removed,
+            updated=changes.updated,
             paths=tuple(prefix + path for path in changes.paths),
             per_path=tuple((prefix + row[0], *row[1:]) for row in changes.per_path),
         )
@@ -323,17 +340,20 @@ class Engine:
     def weights_custom(self) -> bool:
         """True when the weights or half-life in use differ from the config's."""
         weights = self.weights
-        return (self._half_life != self.config.half_life_days
-                or any(abs(weights[name] - value) > 1e-9
-                       for name, value in self._configured_weights.items()))
+        return self._half_life != self.config.half_life_days or any(
+            abs(weights[name] - value) > 1e-9 for name, value in self._configured_weights.items()
+        )
 
     def _settings(self) -> Settings:
         """Settings for the weights in use. Normalising them is state, not a problem: the config's
         own normalisation is reported when it loads, and a change made in the app is shown as
         `weights: custom`, never as a warning."""
         return make_settings(
-            self.config, today_ordinal=self.today.toordinal(), weights=self._weights,
-            half_life_days=self._half_life, session_boosts=self._session_boosts,
+            self.config,
+            today_ordinal=self.today.toordinal(),
+            weights=self._weights,
+            half_life_days=self._half_life,
+            session_boosts=self._session_boosts,
         )
 
     # --- searching -------------------------------------------------------------------------
@@ -349,7 +369,11 @@ class Engine:
             suggestions = self._ranker.suggestions(unmatched) if unmatched else ()
             hidden = sum(store.hidden_by_window for store in self.stores)
         return build_result(
-            context, limit, elapsed_since(start), unmatched=unmatched, suggestions=suggestions,
+            context,
+            limit,
+            elapsed_since(start),
+            unmatched=unmatched,
+            suggestions=suggestions,
             hidden_by_window=hidden,
         )
 
@@ -380,8 +404,10 @@ class Engine:
         if context is None:
             context = self._ranker.rank(query)
         contexts[query.text] = context  # the newest last; the oldest go first
-        while len(contexts) > 1 and (len(contexts) > CONTEXT_CACHE_SIZE or sum(
-                kept.nbytes for kept in contexts.values()) > CONTEXT_CACHE_BYTES):
+        while len(contexts) > 1 and (
+            len(contexts) > CONTEXT_CACHE_SIZE
+            or sum(kept.nbytes for kept in contexts.values()) > CONTEXT_CACHE_BYTES
+        ):
             del contexts[next(iter(contexts))]
         return context
 
@@ -394,8 +420,10 @@ class Engine:
 
     def root_of(self, entry: Entry) -> MemoryRoot:
         """The root `entry` came from."""
-        return self.roots[0] if not entry.root else next(
-            root for root in self.roots if root.label == entry.root
+        return (
+            self.roots[0]
+            if not entry.root
+            else next(root for root in self.roots if root.label == entry.root)
         )
 
     def file_of(self, entry: Entry) -> Path:
@@ -408,7 +436,8 @@ class Engine:
         with self._lock:
             return tuple(
                 Skipped(f"{store.label}/{item.path}" if store.label else item.path, item.reason)
-                for store in self.stores for item in store.skipped
+                for store in self.stores
+                for item in store.skipped
             )
 
     @property

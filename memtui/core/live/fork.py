@@ -31,8 +31,9 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and (os.cpu_count() or 1) >= 2
 
 
-def start_in_child(work: Callable[[], Sequence[bytes | memoryview]]
-                   ) -> Callable[[], list[bytearray] | None] | None:
+def start_in_child(
+    work: Callable[[], Sequence[bytes | memoryview]],
+) -> Callable[[], list[bytearray] | None] | None:
     """Start `work` in a forked child; returns a function that waits for the pieces of bytes
     it returned (None if the child failed), or None when no child could be started."""
     try:
@@ -65,7 +66,7 @@ def start_in_child(work: Callable[[], Sequence[bytes | memoryview]]
 def _write_all(descriptor: int, data: bytes | memoryview) -> None:
     view = memoryview(data).cast("B")
     while view:
-        view = view[os.write(descriptor, view):]
+        view = view[os.write(descriptor, view) :]
 
 
 def _collect(pid: int, reader: int) -> list[bytearray] | None:
@@ -86,8 +87,7 @@ def _read_pieces(reader: int, deadline: float, pid: int) -> list[bytearray] | No
     count = _read_into(reader, bytearray(_LENGTH.size), deadline, pid)
     if count is None:
         return None
-    sizes = _read_into(reader, bytearray(_LENGTH.size * _LENGTH.unpack(count)[0]), deadline,
-                       pid)
+    sizes = _read_into(reader, bytearray(_LENGTH.size * _LENGTH.unpack(count)[0]), deadline, pid)
     if sizes is None:
         return None
     pieces = []

@@ -89,5 +89,5 @@ def match_targets(root: MemoryRoot) -> tuple[str, ...]:
     home = os.path.expanduser("~")
     targets = [root.label, absolute]
     if home not in ("", "/") and absolute.startswith(home.rstrip("/") + "/"):
-        targets.append("~" + absolute[len(home.rstrip("/")):])
+        targets.append("~" + absolute[len(home.rstrip("/")) :])
     return tuple(target.casefold() for target in targets)

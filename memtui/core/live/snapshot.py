@@ -108,13 +108,14 @@ class Snapshot(Mapping[_Key, _Value], Generic[_Key, _Value]):
                 added += 1
             changed[key] = value
             removed.discard(key)
-        if (len(changed) + len(removed) > max(COMPACT_MIN_CHANGES, len(base) // 16)
-                or hidden > COMPACT_MIN_HIDDEN_WEIGHT):
+        if (
+            len(changed) + len(removed) > max(COMPACT_MIN_CHANGES, len(base) // 16)
+            or hidden > COMPACT_MIN_HIDDEN_WEIGHT
+        ):
             merged = {key: base[key] for key in base if key not in removed and key not in changed}
             merged.update(changed)
             return Snapshot(merged, weigh=weigh)
-        return Snapshot(base, changed, frozenset(removed), added, weigh=weigh,
-                        hidden_weight=hidden)
+        return Snapshot(base, changed, frozenset(removed), added, weigh=weigh, hidden_weight=hidden)
 
 
 class PathIndex:

@@ -131,8 +131,11 @@ class Store:
             if self._in_window(record) and not record.kind.history:
                 record.hidden = 0
             elif not record.kind.history:  # the window hides the whole file
-                record.hidden = (self._count_unread(path, record) if record.entries is None
-                                 else len(record.entries))
+                record.hidden = (
+                    self._count_unread(path, record)
+                    if record.entries is None
+                    else len(record.entries)
+                )
             else:
                 entries = self._parsed(path, record)
                 record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
@@ -209,8 +212,7 @@ class Store:
                     continue
                 if not is_racy(cached.signature):
                     digest = None  # proven unchanged now that its timestamp tick has passed
-            record = _File(cached.signature, classify(cached.path), cached.entries,
-                           digest=digest)
+            record = _File(cached.signature, classify(cached.path), cached.entries, digest=digest)
             if record.entries is None and not self._in_window(record):
                 record.hidden = cached.count
             records[cached.path] = record
@@ -220,9 +222,13 @@ class Store:
         """What a cache should remember of every known file (see `load`). The entry count of
         an unread file is left out while its stat is ambiguous (it has no digest)."""
         return tuple(
-            CachedFile(path, record.signature, record.digest, record.entries,
-                       record.hidden if record.entries is None and not is_racy(record.signature)
-                       else None)
+            CachedFile(
+                path,
+                record.signature,
+                record.digest,
+                record.entries,
+                record.hidden if record.entries is None and not is_racy(record.signature) else None,
+            )
             for path, record in sorted(self._files.items())
         )
 
@@ -274,8 +280,11 @@ class Store:
     def _in_window(self, record: _File) -> bool:
         cutoff = self._cutoff()
         kind = record.kind
-        return cutoff is None or kind.source is not Source.DAILY or kind.date is None or (
-            kind.date >= cutoff
+        return (
+            cutoff is None
+            or kind.source is not Source.DAILY
+            or kind.date is None
+            or (kind.date >= cutoff)
         )
 
     @staticmethod
@@ -296,8 +305,9 @@ class Store:
     def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
-            result = read_entries(self.root, path, self.label,
-                                  fingerprint=is_racy(record.signature))
+            result = read_entries(
+                self.root, path, self.label, fingerprint=is_racy(record.signature)
+            )
             if isinstance(result, str):
                 record.entries = ()
                 self._skipped = self._skipped.evolve({path: result}, ())
@@ -374,15 +384,16 @@ class Store:
         for path in sorted(found):
             old = self._files.get(path)
             signature = file_signature(found[path])
-            if old is not None and old.signature == signature and not (
-                path in forced and is_racy(signature)
+            if (
+                old is not None
+                and old.signature == signature
+                and not (path in forced and is_racy(signature))
             ):
                 continue
             record = _File(signature, classify(path), None)
             touched.add(path)
             if self._in_window(record):
-                result = read_entries(self.root, path, self.label,
-                                      fingerprint=is_racy(signature))
+                result = read_entries(self.root, path, self.label, fingerprint=is_racy(signature))
                 if isinstance(result, str):
                     gone.add(path)
                     new_skips[path] = result

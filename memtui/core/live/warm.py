@@ -47,8 +47,7 @@ def entry_order(entry: Entry) -> tuple[str, int, str]:
 
 def slot_order(stores: Sequence[Store]) -> list[Entry]:
     """Every loaded entry in slot order: root by root, then by path and line."""
-    return [entry for store in stores
-            for entry in sorted(store.entries.values(), key=entry_order)]
+    return [entry for store in stores for entry in sorted(store.entries.values(), key=entry_order)]
 
 
 def read_seeds(
@@ -144,10 +143,19 @@ def index_state(index: Index, roots: int) -> IndexState | None:
     """The index's arrays for saving, or None while it is not built."""
     if not index.built:
         return None
-    clean = (roots == 1 and index.main_size == index.slot_count == index.live_count
-             and not index.delta.words)
-    return IndexState(list(index.entries), np.flatnonzero(index.alive), index.lengths,
-                      index.main, index.delta, clean)
+    clean = (
+        roots == 1
+        and index.main_size == index.slot_count == index.live_count
+        and not index.delta.words
+    )
+    return IndexState(
+        list(index.entries),
+        np.flatnonzero(index.alive),
+        index.lengths,
+        index.main,
+        index.delta,
+        clean,
+    )
 
 
 def root_index(state: IndexState, label: str) -> CachedIndex:
@@ -159,12 +167,17 @@ def root_index(state: IndexState, label: str) -> CachedIndex:
     mapping = np.full(len(state.entries), -1, dtype=np.int64)
     mapping[np.asarray(live, dtype=np.int64)] = np.arange(len(live), dtype=np.int64)
     segment = renumbered([(state.main, mapping), (state.delta, mapping)], len(live))
-    return CachedIndex(tuple(state.entries[slot] for slot in live), segment,
-                       state.lengths[np.asarray(live, dtype=np.int64)])
+    return CachedIndex(
+        tuple(state.entries[slot] for slot in live),
+        segment,
+        state.lengths[np.asarray(live, dtype=np.int64)],
+    )
 
 
 def save_roots(
-    folder: CacheFolder, stores: Sequence[Store], records: Sequence[tuple[CachedFile, ...]],
+    folder: CacheFolder,
+    stores: Sequence[Store],
+    records: Sequence[tuple[CachedFile, ...]],
     state: IndexState | None,
 ) -> tuple[list[RootSnapshot | None], int, list[str]]:
     """Write each root's snapshot: (what each root's cache now holds, bytes written, problems)."""
@@ -209,8 +222,10 @@ class RootCaches:
         if self.folder is not None:
             # Stat every file while the cache is read: the walk waits on the file system, the
             # decoding on the CPU (~30 ms of a 50k warm start).
-            walkers = [threading.Thread(target=_walk, args=(store.root, scans, at), daemon=True)
-                       for at, store in enumerate(self.stores)]
+            walkers = [
+                threading.Thread(target=_walk, args=(store.root, scans, at), daemon=True)
+                for at, store in enumerate(self.stores)
+            ]
             for walker in walkers:
                 walker.start()
             self.seeds = read_seeds(self.folder, self.stores, warnings)
@@ -232,18 +247,25 @@ class RootCaches:
 
     @property
     def stale(self) -> bool:
-        return self.folder is not None and (self.dirty or any(
-            seed is None or seed.index is None or store.cache_records() != seed.files
-            for store, seed in zip(self.stores, self.seeds, strict=True)))
+        return self.folder is not None and (
+            self.dirty
+            or any(
+                seed is None or seed.index is None or store.cache_records() != seed.files
+                for store, seed in zip(self.stores, self.seeds, strict=True)
+            )
+        )
 
     def snapshot(self, index: Index) -> tuple[list[tuple[CachedFile, ...]], IndexState | None]:
         """What to write: every store's records and the index's arrays."""
         self.dirty = False
-        return ([store.cache_records() for store in self.stores],
-                index_state(index, len(self.stores)))
+        return (
+            [store.cache_records() for store in self.stores],
+            index_state(index, len(self.stores)),
+        )
 
-    def write(self, records: Sequence[tuple[CachedFile, ...]], state: IndexState | None
-              ) -> tuple[list[RootSnapshot | None], int, list[str]]:
+    def write(
+        self, records: Sequence[tuple[CachedFile, ...]], state: IndexState | None
+    ) -> tuple[list[RootSnapshot | None], int, list[str]]:
         """Write a snapshot: (what each root's cache now holds, bytes written, problems)."""
         if self.folder is None:
             return list(self.seeds), 0, []

@@ -34,8 +34,13 @@ class RootsWatcher:
         self.stop_event = asyncio.Event()
         self.step_ms = step_ms
         self.watchers = [
-            RootWatcher(root, stop_event=self.stop_event, step_ms=step_ms,
-                        root_check_ms=root_check_ms, force_polling=force_polling)
+            RootWatcher(
+                root,
+                stop_event=self.stop_event,
+                step_ms=step_ms,
+                root_check_ms=root_check_ms,
+                force_polling=force_polling,
+            )
             for root in roots
         ]
         self.live = asyncio.Event()

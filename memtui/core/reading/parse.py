@@ -178,13 +178,21 @@ def classify(rel_path: str) -> FileKind:
             time_match = _HHMM.fullmatch(slug) if slug else None
             file_time = _make_time(*time_match.groups()) if time_match else None
             date = _make_date(*groups[:3])
-            return FileKind(Source.DAILY, date=date, time=file_time,
-                            warning=None if date else _impossible_date(*groups[:3]))
+            return FileKind(
+                Source.DAILY,
+                date=date,
+                time=file_time,
+                warning=None if date else _impossible_date(*groups[:3]),
+            )
     dated = _DATED_NOTE.match(stem)
     if dated:
         date = _make_date(*dated.groups())
-        return FileKind(Source.NOTE, role=stem, date=date,
-                        warning=None if date else _impossible_date(*dated.groups()))
+        return FileKind(
+            Source.NOTE,
+            role=stem,
+            date=date,
+            warning=None if date else _impossible_date(*dated.groups()),
+        )
     return FileKind(Source.NOTE, role=stem)
 
 
@@ -335,9 +343,7 @@ def _derived_title(lines: list[str], start: int, end: int) -> str:
 class _FileParser:
     """Parses one file; holds the shared state so helpers stay small."""
 
-    def __init__(
-        self, rel_path: str, text: str, warnings: tuple[str, ...], root: str = ""
-    ) -> None:
+    def __init__(self, rel_path: str, text: str, warnings: tuple[str, ...], root: str = "") -> None:
         self.path = rel_path
         self.root = root
         self.kind = classify(rel_path)
@@ -489,8 +495,13 @@ class _FileParser:
             first = group[0]
             merged.append(
                 _Segment(
-                    first.start, first.body_start, group[-1].end, first.heading_path,
-                    self._summarised(first), first.heading, grouped=True,
+                    first.start,
+                    first.body_start,
+                    group[-1].end,
+                    first.heading_path,
+                    self._summarised(first),
+                    first.heading,
+                    grouped=True,
                 )
             )
         return merged
@@ -524,15 +535,23 @@ class _FileParser:
         intro_end = self._trim_end(section.start, children[0].line - 1, rules)
         parts = [
             _Segment(
-                section.start, section.body_start, intro_end, section.heading_path,
-                section.title, section.heading,
+                section.start,
+                section.body_start,
+                intro_end,
+                section.heading_path,
+                section.title,
+                section.heading,
             )
         ]
         for index, child in enumerate(children):
             stop = children[index + 1].line - 1 if index + 1 < len(children) else section.end
             part = _Segment(
-                child.line, child.line + 1, self._trim_end(child.line, stop, rules),
-                (*section.heading_path, child.text), child.text, child,
+                child.line,
+                child.line + 1,
+                self._trim_end(child.line, stop, rules),
+                (*section.heading_path, child.text),
+                child.text,
+                child,
             )
             parts.extend(self._refine(part, headings, rules))
         return parts
@@ -589,9 +608,7 @@ class _FileParser:
         kept.append(tail)
         return kept
 
-    def _when(
-        self, segment: _Segment
-    ) -> tuple[dt.date | None, dt.time | None, DateOrigin]:
+    def _when(self, segment: _Segment) -> tuple[dt.date | None, dt.time | None, DateOrigin]:
         """Date, time and where they came from; each source is looked at only when needed."""
         kind = self.kind
         if segment.bracket is not None:
@@ -627,8 +644,10 @@ class _FileParser:
     def _heading_date(text: str) -> dt.date | None:
         for match in _DATE_IN_TEXT.finditer(text):
             groups = match.groups()
-            day = _make_date(groups[0], groups[2], groups[3]) if groups[0] else _make_date(
-                *groups[4:]
+            day = (
+                _make_date(groups[0], groups[2], groups[3])
+                if groups[0]
+                else _make_date(*groups[4:])
             )
             if day:
                 return day
@@ -674,8 +693,9 @@ class _FileParser:
             day, time_of_day, origin = self._when(segment)
             entries.append(
                 Entry(
-                    id=entry_id(f"{self.root}/{self.path}" if self.root else self.path, path,
-                                occurrence),
+                    id=entry_id(
+                        f"{self.root}/{self.path}" if self.root else self.path, path, occurrence
+                    ),
                     path=self.path,
                     source=kind.source,
                     title=visible(segment.title) or "(untitled)",

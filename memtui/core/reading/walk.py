@@ -36,9 +36,25 @@ MAX_DEPTH = 64
 MAX_FILES = 20_000
 IGNORED_FOLDERS = frozenset(
     {
-        ".git", ".hg", ".svn", ".jj", "node_modules", ".venv", "venv", "__pycache__",
-        ".mypy_cache", ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".idea", ".vscode",
-        ".obsidian", ".trash", ".Trash", "site-packages",
+        ".git",
+        ".hg",
+        ".svn",
+        ".jj",
+        "node_modules",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        ".idea",
+        ".vscode",
+        ".obsidian",
+        ".trash",
+        ".Trash",
+        "site-packages",
     }
 )
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
@@ -111,6 +127,7 @@ def scan_scope(root: Path, scope: str) -> Scan:
     _examine(root, scope, str(target), info, scan)
     return scan
 
+
 def walk_tree(root: Path, start: str) -> Scan:
     """Scan a folder subtree with an explicit stack (no recursion)."""
     scan = Scan({}, {})
@@ -148,6 +165,7 @@ def walk_tree(root: Path, start: str) -> Scan:
                 _examine(root, path, item.path, info, scan)
     return scan
 
+
 def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: Scan) -> None:
     """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
     name = path.rsplit("/", 1)[-1]
@@ -159,6 +177,7 @@ def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: S
             _add_found(path, info, scan)
     elif markdown:
         scan.skipped[path] = "not a regular file (FIFO, socket or device): never opened"
+
 
 def _examine_link(root: Path, path: str, absolute: str, markdown: bool, scan: Scan) -> None:
     try:
@@ -189,11 +208,13 @@ def _examine_link(root: Path, path: str, absolute: str, markdown: bool, scan: Sc
     else:
         _add_found(path, target_info, scan)
 
+
 def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
     if len(scan.found) >= MAX_FILES:
         scan.overflow += 1
     else:
         scan.found[path] = info
+
 
 def content_digest(data: bytes) -> str:
     """What a file's bytes hash to: proves a file unchanged when its stat cannot."""
@@ -266,7 +287,9 @@ def read_bytes(root: Path, path: str) -> tuple[bytes, int] | str:
     if size > MAX_FILE_BYTES:
         size = max(info.st_size, size)
         data = data[:MAX_FILE_BYTES]
-        data = data[: len(data) // 2 * 2] if data[:2] in (b"\xff\xfe", b"\xfe\xff") else (
-            complete_utf8_prefix(data)
+        data = (
+            data[: len(data) // 2 * 2]
+            if data[:2] in (b"\xff\xfe", b"\xfe\xff")
+            else (complete_utf8_prefix(data))
         )
     return data, size

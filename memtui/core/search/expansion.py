@@ -33,8 +33,20 @@ FUZZY_LIMIT = 8
 """At most this many typo matches per term: the most similar, ties by word."""
 MIN_VARIANT_STEM = 4
 _SUFFIXES = (
-    "ations", "ation", "ments", "ment", "ings", "ing", "ions", "ion",
-    "ies", "ers", "er", "ed", "es", "s",
+    "ations",
+    "ation",
+    "ments",
+    "ment",
+    "ings",
+    "ing",
+    "ions",
+    "ion",
+    "ies",
+    "ers",
+    "er",
+    "ed",
+    "es",
+    "s",
 )
 
 Piece = tuple[Segment, int, int, FloatArray]
@@ -73,7 +85,8 @@ class Expansion:
         bounds = np.clip(self.word_ptr[first : last + 1], begin, stop)
         credits = np.repeat(self.word_credits[first:last], np.diff(bounds))
         weighted = HEADING_WEIGHT * self.heading[begin:stop] + self.body[begin:stop].astype(
-            np.float64)
+            np.float64
+        )
         return credits * weighted
 
     def kind(self, word: str) -> MatchKind:
@@ -109,9 +122,9 @@ def segment_pieces(segment: Segment, term: str, stem: str | None, *, prefix: boo
     if start == end:
         return []
     credits = np.full(end - start, VARIANT_CREDIT)
-    credits[lo - start : hi - start] = PREFIX_BASE_CREDIT + (1 - PREFIX_BASE_CREDIT) * len(
-        term
-    ) / segment.word_lengths[lo:hi]
+    credits[lo - start : hi - start] = (
+        PREFIX_BASE_CREDIT + (1 - PREFIX_BASE_CREDIT) * len(term) / segment.word_lengths[lo:hi]
+    )
     return [(segment, start, end, credits)]
 
 
@@ -161,8 +174,9 @@ def assemble(
         body.append(segment.body[begin:finish])
     if not pieces:
         empty = np.zeros(0, dtype=np.int32)
-        return Expansion(term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem,
-                         empty, empty, empty)
+        return Expansion(
+            term, [], np.zeros(0), np.zeros(1, dtype=np.int64), fuzzy, stem, empty, empty, empty
+        )
     word_ptr = np.zeros(len(words) + 1, dtype=np.int64)
     np.cumsum(np.concatenate(counts), out=word_ptr[1:])
     return Expansion(
@@ -175,8 +189,11 @@ def assemble(
         docs=joined(docs),
         heading=joined(heading),
         body=joined(body),
-        main_postings=-1 if fuzzy else sum(
-            len(part) for part, (segment, _, _, _) in zip(docs, pieces, strict=True)
+        main_postings=-1
+        if fuzzy
+        else sum(
+            len(part)
+            for part, (segment, _, _, _) in zip(docs, pieces, strict=True)
             if segment is main
         ),
     )

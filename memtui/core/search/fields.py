@@ -38,8 +38,9 @@ def heading_text(entry: Entry) -> str:
 def context_text(entry: Entry) -> str:
     """Parent headings (a file's H1, enclosing sections), counted once at body weight: context
     for the entry, but a document title shared by every section is not the entry's topic."""
-    parents = [part for part in entry.heading_path
-               if part != entry.title and not _echoes_body(part, entry)]
+    parents = [
+        part for part in entry.heading_path if part != entry.title and not _echoes_body(part, entry)
+    ]
     return "\n".join(dict.fromkeys(parents))
 
 

@@ -95,8 +95,14 @@ class RankContext:
     def nbytes(self) -> int:
         """Memory of the arrays this query owns (the index's and the term cache's are shared):
         a query matching most of 50,000 entries holds ~2.4 MB."""
-        owned = (self.candidates, self.relevance, self.raw_relevance, self.matched_terms,
-                 self.scores, self.ordered)
+        owned = (
+            self.candidates,
+            self.relevance,
+            self.raw_relevance,
+            self.matched_terms,
+            self.scores,
+            self.ordered,
+        )
         return sum(array.nbytes for array in owned if array is not None)
 
     def order(self, limit: int | None) -> IntArray:
@@ -112,7 +118,8 @@ class RankContext:
         else:
             positions = np.arange(len(slots))
         keys: tuple[Any, ...] = (
-            self.statics.line[slots], self.path_rank[self.path_id[slots]],
+            self.statics.line[slots],
+            self.path_rank[self.path_id[slots]],
             -self.statics.when[slots],
         )
         if not self.browse:
@@ -171,8 +178,13 @@ class RankContext:
         values = self.factor_values(slot)
         weights = self.settings.weights
         factors = tuple(
-            Factor(name=name, raw=self._raw(name, slot, entry), value=values[name],
-                   weight=weights[name], contribution=contributions[name])
+            Factor(
+                name=name,
+                raw=self._raw(name, slot, entry),
+                value=values[name],
+                weight=weights[name],
+                contribution=contributions[name],
+            )
             for name in FACTOR_NAMES
         )
         notes = list(self.query.notes)
@@ -204,8 +216,10 @@ class RankContext:
                 return "no match"
             matched = int(self.matched_terms[at])
             coverage = matched / len(self.terms)
-            return (f"{matched}/{len(self.terms)} terms, raw {self.raw_relevance[at]:.3f} "
-                    f"× coverage² {coverage * coverage:.2f} ÷ best {self.best:.3f}")
+            return (
+                f"{matched}/{len(self.terms)} terms, raw {self.raw_relevance[at]:.3f} "
+                f"× coverage² {coverage * coverage:.2f} ÷ best {self.best:.3f}"
+            )
         if name == "recency":
             if bool(self.statics.evergreen[slot]):
                 return "long-term: evergreen"
@@ -228,8 +242,14 @@ class RankContext:
         for scored in self.terms:
             tf = float(scored.tf[slot])
             term_score = scored.idf * float(saturate(tf, k1_norm)) if tf > 0 else 0.0
-            matches.append(TermMatch(term=scored.term, weight=scored.idf, score=term_score,
-                                     matches=_token_matches(scored, slot)))
+            matches.append(
+                TermMatch(
+                    term=scored.term,
+                    weight=scored.idf,
+                    score=term_score,
+                    matches=_token_matches(scored, slot),
+                )
+            )
         return tuple(matches)
 
 
@@ -239,8 +259,15 @@ def _token_matches(scored: TermScores, slot: int) -> tuple[TokenMatch, ...]:
         if counts is None:
             return ()
         phrase = scored.term.strip('"')
-        return (TokenMatch(token=phrase, kind=MatchKind.PHRASE, similarity=1.0,
-                           heading_count=counts[0], body_count=counts[1]),)
+        return (
+            TokenMatch(
+                token=phrase,
+                kind=MatchKind.PHRASE,
+                similarity=1.0,
+                heading_count=counts[0],
+                body_count=counts[1],
+            ),
+        )
     expansion = scored.expansion
     positions = np.flatnonzero(expansion.docs == slot)
     word_indexes = np.searchsorted(expansion.word_ptr, positions, side="right") - 1
@@ -266,7 +293,10 @@ class LazyHit(Hit):
     _contributions: tuple[tuple[str, float], ...] | None
 
     def __init__(
-        self, rank: int, entry: Entry, score: float,
+        self,
+        rank: int,
+        entry: Entry,
+        score: float,
         source: tuple[RankContext, int, int | None],
     ) -> None:
         setattr_ = object.__setattr__
@@ -301,9 +331,7 @@ class RankedHits(Sequence[Hit]):
 
     __slots__ = ("_context", "_hits", "_length", "_order", "_slots")
 
-    def __init__(
-        self, context: RankContext, limit: int | None, *, head: int = HEAD_SIZE
-    ) -> None:
+    def __init__(self, context: RankContext, limit: int | None, *, head: int = HEAD_SIZE) -> None:
         total = len(context.candidates)
         self._context = context
         self._length = total if limit is None else max(0, min(limit, total))
@@ -348,8 +376,9 @@ class RankedHits(Sequence[Hit]):
             slot = self._slots[at]
             previous = self._slots[at - 1] if at > 0 else None
             score = float(self._context.scores[self._order[at]])
-            hit = LazyHit(at + 1, self._context.entries[slot], score,
-                          (self._context, slot, previous))
+            hit = LazyHit(
+                at + 1, self._context.entries[slot], score, (self._context, slot, previous)
+            )
             self._hits[at] = hit
         return hit
 
@@ -370,11 +399,21 @@ def top_threshold(scores: FloatArray, limit: int) -> float:
 
 
 def build_result(
-    context: RankContext, limit: int | None, elapsed_ms: float, *,
-    unmatched: tuple[str, ...], suggestions: tuple[str, ...], hidden_by_window: int,
+    context: RankContext,
+    limit: int | None,
+    elapsed_ms: float,
+    *,
+    unmatched: tuple[str, ...],
+    suggestions: tuple[str, ...],
+    hidden_by_window: int,
 ) -> RankResult:
     return RankResult(
-        query=context.query.text, hits=RankedHits(context, limit),
-        total_matches=len(context.candidates), elapsed_ms=elapsed_ms, unmatched_terms=unmatched,
-        suggestions=suggestions, hidden_by_window=hidden_by_window, notes=context.query.notes,
+        query=context.query.text,
+        hits=RankedHits(context, limit),
+        total_matches=len(context.candidates),
+        elapsed_ms=elapsed_ms,
+        unmatched_terms=unmatched,
+        suggestions=suggestions,
+        hidden_by_window=hidden_by_window,
+        notes=context.query.notes,
     )

@@ -205,8 +205,9 @@ class Index:
         delta_too_big = len(self._delta_tokens) > max(COMPACT_MIN_DELTA, self.live_count // 4)
         if too_many_dead or too_much_dead_text or delta_too_big:
             self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
-            return [self.slot_of[entry.id] for entries in entries_by_path.values()
-                    for entry in entries]
+            return [
+                self.slot_of[entry.id] for entries in entries_by_path.values() for entry in entries
+            ]
         self.delta = build_segment(
             [(slot, heading, body) for slot, (heading, body) in sorted(self._delta_tokens.items())]
         )
@@ -215,9 +216,7 @@ class Index:
         self._refresh_vocabulary(main_changed=False)
         return new_slots
 
-    def _shared_tokens(
-        self, found: tuple[list[str], list[str]]
-    ) -> tuple[list[str], list[str]]:
+    def _shared_tokens(self, found: tuple[list[str], list[str]]) -> tuple[list[str], list[str]]:
         """The tokens with every word as one shared string. The delta keeps each changed
         entry's tokens; as separate strings, a 4 MB file's half million tokens were scattered
         over Python's small-object arenas, which then stayed mapped after the file was gone."""
@@ -239,8 +238,11 @@ class Index:
         """Extend per-slot path ids; re-rank paths only when a new path appeared."""
         known = len(self.path_id)
         path_ids = self._path_ids
-        fresh = np.fromiter((path_ids[entry.qualified_path] for entry in self.entries[known:]),
-                            np.int64, len(self.entries) - known)
+        fresh = np.fromiter(
+            (path_ids[entry.qualified_path] for entry in self.entries[known:]),
+            np.int64,
+            len(self.entries) - known,
+        )
         self.path_id = np.concatenate([self.path_id[:known], fresh])
         if len(self.path_rank) != len(self.paths):
             order = np.argsort(np.asarray(self.paths, dtype=object), kind="stable")
@@ -338,14 +340,12 @@ class Index:
         total = np.zeros(self.slot_count)
         total[: len(frequencies)] = frequencies
         if split < len(expansion.docs):
-            total += _summed(expansion.docs[split:], expansion.posting_tf(split),
-                             self.slot_count)
+            total += _summed(expansion.docs[split:], expansion.posting_tf(split), self.slot_count)
         return total
 
     def _main_part(self, expansion: Expansion) -> FloatArray:
         split = expansion.main_postings
-        return _summed(expansion.docs[:split], expansion.posting_tf(0, split),
-                       self.main_size)
+        return _summed(expansion.docs[:split], expansion.posting_tf(0, split), self.main_size)
 
     def _main_cache(self) -> dict[tuple[str, bool], FloatArray]:
         main = self.main
@@ -364,8 +364,13 @@ class Index:
         ptr = main.ptr
         heavy: list[tuple[int, str]] = []
         for length in (1, 2):
-            for prefix in sorted({word[:length] for word in main.words
-                                  if len(word) >= length and not is_cjk(word[:length])}):
+            for prefix in sorted(
+                {
+                    word[:length]
+                    for word in main.words
+                    if len(word) >= length and not is_cjk(word[:length])
+                }
+            ):
                 lo, hi = main.id_range(prefix)
                 postings = int(ptr[hi] - ptr[lo])
                 if postings >= FREQUENCY_CACHE_MIN_POSTINGS:
@@ -411,8 +416,9 @@ class Index:
                     from_delta = True
         if from_delta:  # buckets are disjoint; only a word in both segments can repeat
             candidates = list(dict.fromkeys(candidates))
-        found = extract(term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff,
-                        limit=None)
+        found = extract(
+            term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff, limit=None
+        )
         ranked = sorted((-score, word) for word, score, _ in found if word != term)
         if self.live_count != self.slot_count:
             ranked = [item for item in ranked if self.document_frequency(item[1]) > 0]

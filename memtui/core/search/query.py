@@ -34,8 +34,13 @@ MAX_QUERY_CHARS = 1000
 
 FILTER_NAMES = ("source", "role", "file", "tag", "after", "before", "root")
 _SOURCE_ALIASES = {
-    "long_term": Source.LONG_TERM, "long-term": Source.LONG_TERM, "longterm": Source.LONG_TERM,
-    "memory": Source.LONG_TERM, "daily": Source.DAILY, "note": Source.NOTE, "notes": Source.NOTE,
+    "long_term": Source.LONG_TERM,
+    "long-term": Source.LONG_TERM,
+    "longterm": Source.LONG_TERM,
+    "memory": Source.LONG_TERM,
+    "daily": Source.DAILY,
+    "note": Source.NOTE,
+    "notes": Source.NOTE,
 }
 _PIECE = re.compile(r'(-?)"([^"]*)"|(-?)"([^"]*)$|(\S+)')
 _FILTER = re.compile(r"^([A-Za-z_]+):(.*)$")
@@ -77,9 +82,14 @@ class Query:
     @property
     def has_filters(self) -> bool:
         return bool(
-            self.sources or self.path_globs or self.tag_globs or self.root_globs or self.after
+            self.sources
+            or self.path_globs
+            or self.tag_globs
+            or self.root_globs
+            or self.after
             or self.before
-            or self.excluded_terms or self.excluded_phrases
+            or self.excluded_terms
+            or self.excluded_phrases
         )
 
 
@@ -173,11 +183,19 @@ def parse_query(text: str) -> Query:
         if last_tokens and last_tokens[-1] == terms[-1]:
             prefix_term = terms[-1]
     return Query(
-        text=text, terms=tuple(terms), prefix_term=prefix_term, phrases=tuple(phrases),
-        phrase_tokens=tuple(phrase_tokens), excluded_terms=tuple(excluded_terms),
-        excluded_phrases=tuple(excluded_phrases), sources=frozenset(sources),
-        path_globs=tuple(path_globs), tag_globs=tuple(tag_globs), root_globs=tuple(root_globs),
-        after=after, before=before,
+        text=text,
+        terms=tuple(terms),
+        prefix_term=prefix_term,
+        phrases=tuple(phrases),
+        phrase_tokens=tuple(phrase_tokens),
+        excluded_terms=tuple(excluded_terms),
+        excluded_phrases=tuple(excluded_phrases),
+        sources=frozenset(sources),
+        path_globs=tuple(path_globs),
+        tag_globs=tuple(tag_globs),
+        root_globs=tuple(root_globs),
+        after=after,
+        before=before,
         notes=tuple(notes),
     )
 

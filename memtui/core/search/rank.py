@@ -51,7 +51,9 @@ class Ranker:
     """Scores queries over an Index with the current settings; the Engine serialises access."""
 
     def __init__(
-        self, index: Index, settings: Settings,
+        self,
+        index: Index,
+        settings: Settings,
         root_targets: Mapping[str, tuple[str, ...]] | None = None,
     ) -> None:
         self.index = index
@@ -84,7 +86,7 @@ class Ranker:
             self._generation = index.generation
             self._revision += 1
         elif len(self.statics.line) < index.slot_count:
-            fresh = compute_statics(index.entries[len(self.statics.line):], self.settings)
+            fresh = compute_statics(index.entries[len(self.statics.line) :], self.settings)
             self.statics = concat_statics(self.statics, fresh)
             self._revision += 1
         if index.version != self._cache_version:
@@ -124,8 +126,16 @@ class Ranker:
         if not query.has_terms:
             candidates = np.flatnonzero(index.alive if filters is None else filters)
             empty = np.zeros(len(candidates))
-            return self._context(query, (), candidates, empty, empty,
-                                 np.zeros(len(candidates), dtype=np.int64), 0.0, browse=True)
+            return self._context(
+                query,
+                (),
+                candidates,
+                empty,
+                empty,
+                np.zeros(len(candidates), dtype=np.int64),
+                0.0,
+                browse=True,
+            )
         documents = index.live_count
         matched_any: BoolArray | None = None
         for term in query.terms:
@@ -140,8 +150,11 @@ class Ranker:
                 phrase_tf[slot] = HEADING_WEIGHT * heading + body
             matched = phrase_tf > 0
             required = matched if required is None else required & matched
-            terms.append(TermScores(f'"{phrase}"', phrase_tf, idf(len(counts), documents),
-                                    len(counts), None, counts))
+            terms.append(
+                TermScores(
+                    f'"{phrase}"', phrase_tf, idf(len(counts), documents), len(counts), None, counts
+                )
+            )
         candidates = np.flatnonzero(_intersect(slot_count, matched_any, required))
         count = len(candidates)
         k1_norm = np.take(self._k1_norm(), candidates, out=self._scratch("k1_norm", count))
@@ -159,8 +172,9 @@ class Ranker:
             weighted = raw * np.multiply(coverage, coverage, out=coverage)
         best = float(weighted.max()) if len(weighted) else 0.0
         relevance = weighted / best if best > 0 else weighted
-        return self._context(query, tuple(terms), candidates, relevance, raw, matched_terms,
-                             best, browse=False)
+        return self._context(
+            query, tuple(terms), candidates, relevance, raw, matched_terms, best, browse=False
+        )
 
     def _term_scores(self, term: str, expands: bool) -> tuple[TermScores, BoolArray]:
         """A term's credited tf over all slots and the live slots it matches; cached per index
@@ -203,15 +217,25 @@ class Ranker:
         return np.multiply(np.divide(numerator, denominator, out=out), scored.idf, out=out)
 
     def _context(
-        self, query: Query, terms: tuple[TermScores, ...], candidates: IntArray,
-        relevance: FloatArray, raw: FloatArray, matched_terms: IntArray, best: float, *,
+        self,
+        query: Query,
+        terms: tuple[TermScores, ...],
+        candidates: IntArray,
+        relevance: FloatArray,
+        raw: FloatArray,
+        matched_terms: IntArray,
+        best: float,
+        *,
         browse: bool,
     ) -> RankContext:
         """Final scores (the vector twin of RankContext.score_parts) and the snapshot."""
         statics = self.statics
         count = len(candidates)
-        relevance_part = np.multiply(relevance, self.settings.weights["relevance"],
-                                     out=self._scratch("relevance_part", count))
+        relevance_part = np.multiply(
+            relevance,
+            self.settings.weights["relevance"],
+            out=self._scratch("relevance_part", count),
+        )
         static = np.take(self._static_part(), candidates, out=self._scratch("static", count))
         summed = np.add(relevance_part, static, out=relevance_part)
         if self._has_multipliers():
@@ -223,16 +247,30 @@ class Ranker:
             keep = scores >= self.settings.config.min_score
             if not keep.all():
                 kept = np.flatnonzero(keep)  # one mask scan; `take` is cheaper than masking
-                candidates, relevance, raw = candidates.take(kept), relevance.take(kept), \
-                    raw.take(kept)
+                candidates, relevance, raw = (
+                    candidates.take(kept),
+                    relevance.take(kept),
+                    raw.take(kept),
+                )
                 matched_terms, scores = matched_terms.take(kept), scores.take(kept)
         index = self.index
         return RankContext(
-            query=query, settings=self.settings, entries=index.entries, statics=statics,
-            lengths=index.lengths, average_length=index.average_length, terms=terms,
-            candidates=candidates, relevance=relevance, raw_relevance=raw,
-            matched_terms=matched_terms, best=best, scores=scores, browse=browse,
-            path_id=index.path_id, path_rank=index.path_rank,
+            query=query,
+            settings=self.settings,
+            entries=index.entries,
+            statics=statics,
+            lengths=index.lengths,
+            average_length=index.average_length,
+            terms=terms,
+            candidates=candidates,
+            relevance=relevance,
+            raw_relevance=raw,
+            matched_terms=matched_terms,
+            best=best,
+            scores=scores,
+            browse=browse,
+            path_id=index.path_id,
+            path_rank=index.path_rank,
         )
 
     def _has_multipliers(self) -> bool:
@@ -255,8 +293,11 @@ class Ranker:
         key = self._revision
         if self._static_key != key or self._static_cache is None:
             statics = self.statics
-            values = {"source": statics.source, "recency": statics.recency,
-                      "position": statics.position}
+            values = {
+                "source": statics.source,
+                "recency": statics.recency,
+                "position": statics.position,
+            }
             self._static_cache = static_part(self.settings.weights, values)
             self._static_key = key
         return self._static_cache
@@ -287,8 +328,16 @@ class Ranker:
         """Live slots that pass the filters and exclusions; None when there are none."""
         if not query.has_filters:
             return None
-        key = (query.sources, query.path_globs, query.tag_globs, query.root_globs, query.after,
-               query.before, query.excluded_terms, query.excluded_phrases)
+        key = (
+            query.sources,
+            query.path_globs,
+            query.tag_globs,
+            query.root_globs,
+            query.after,
+            query.before,
+            query.excluded_terms,
+            query.excluded_phrases,
+        )
         cached = self._filter_cache.get(key)
         if cached is not None:
             return cached
@@ -304,13 +353,18 @@ class Ranker:
         if query.path_globs:
             mask &= self._slots_where(lambda e: _path_matches(e, query.path_globs))
         if query.root_globs:
-            wanted = {key for key, targets in self.root_targets.items() if any(
-                fnmatchcase(target, glob) for glob in query.root_globs for target in targets)}
+            wanted = {
+                key
+                for key, targets in self.root_targets.items()
+                if any(fnmatchcase(target, glob) for glob in query.root_globs for target in targets)
+            }
             mask &= self._slots_where(lambda e: e.root in wanted)
         if query.tag_globs:
-            mask &= self._slots_where(lambda e: any(
-                fnmatchcase(tag.casefold(), glob) for tag in e.tags for glob in query.tag_globs
-            ))
+            mask &= self._slots_where(
+                lambda e: any(
+                    fnmatchcase(tag.casefold(), glob) for tag in e.tags for glob in query.tag_globs
+                )
+            )
         for term in query.excluded_terms:
             mask[self.index.expand(term, prefix=False).docs] = False
         for phrase in query.excluded_phrases:

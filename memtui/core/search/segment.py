@@ -112,8 +112,7 @@ class SegmentBuilder:
         is_separator = word_ids == self._separator
         ends = np.flatnonzero(is_separator)
         per_slot = np.diff(ends, prepend=-1).astype(np.int32)
-        slots = np.repeat(np.arange(first_slot, first_slot + len(ends), dtype=np.int32),
-                          per_slot)
+        slots = np.repeat(np.arange(first_slot, first_slot + len(ends), dtype=np.int32), per_slot)
         keep = ~is_separator
         self._pending.append((word_ids[keep], slots[keep], 0 if field == "heading" else 1))
         return per_slot - 1
@@ -124,8 +123,9 @@ class SegmentBuilder:
             return
         word_ids = np.concatenate([words for words, _, _ in self._pending]).astype(np.int64)
         slots = np.concatenate([slots for _, slots, _ in self._pending])
-        fields = np.concatenate([np.full(len(words), bit, dtype=np.int64)
-                                 for words, _, bit in self._pending])
+        fields = np.concatenate(
+            [np.full(len(words), bit, dtype=np.int64) for words, _, bit in self._pending]
+        )
         self._pending = []
         if len(word_ids) == 0:
             return
@@ -149,16 +149,21 @@ class SegmentBuilder:
         """Everything flushed so far, with the slots' token `lengths`, as pieces for `absorb`
         in another process: a JSON header, then each array's raw bytes (no pickle)."""
         self.flush()
-        header = json.dumps({
-            "vocabulary": list(self._ids),
-            "typecodes": [buffer.typecode for buffer in self._postings],
-            "lengths_dtype": lengths.dtype.str,
-            "batch_sizes": self._batch_sizes,
-            "batch_lowest": self._batch_lowest,
-            "slots": self._slots,
-        }).encode("utf-8")
-        return [header, *(memoryview(buffer).cast("B") for buffer in self._postings),
-                np.ascontiguousarray(lengths).data.cast("B")]
+        header = json.dumps(
+            {
+                "vocabulary": list(self._ids),
+                "typecodes": [buffer.typecode for buffer in self._postings],
+                "lengths_dtype": lengths.dtype.str,
+                "batch_sizes": self._batch_sizes,
+                "batch_lowest": self._batch_lowest,
+                "slots": self._slots,
+            }
+        ).encode("utf-8")
+        return [
+            header,
+            *(memoryview(buffer).cast("B") for buffer in self._postings),
+            np.ascontiguousarray(lengths).data.cast("B"),
+        ]
 
     def absorb(self, pieces: list[bytearray]) -> SmallArray:
         """Append the batches another builder `export`ed (which came after this one's, in
@@ -223,8 +228,9 @@ class SegmentBuilder:
         del headings, bodies, buffers[2:]
         slots = _viewed(buffers[1])
         docs: SlotArray = np.empty(len(words), dtype=slot_dtype(self._slots))
-        for (batch, destination), lowest in zip(_placed(words, batches, ptr),
-                                                self._batch_lowest, strict=True):
+        for (batch, destination), lowest in zip(
+            _placed(words, batches, ptr), self._batch_lowest, strict=True
+        ):
             docs[destination] = slots[batch].astype(np.int64) + lowest
         return Segment(
             words=vocabulary,
@@ -240,8 +246,9 @@ def _viewed(buffer: array[int]) -> SmallArray:
     return np.frombuffer(buffer, dtype=_BUFFER_TYPES[buffer.typecode])
 
 
-def _placed(words: SmallArray, batches: list[slice], ptr: IntArray
-            ) -> Iterator[tuple[slice, IntArray]]:
+def _placed(
+    words: SmallArray, batches: list[slice], ptr: IntArray
+) -> Iterator[tuple[slice, IntArray]]:
     """Each batch with where its postings go in the word-ordered arrays."""
     next_free = ptr[:-1].copy()
     for batch in batches:
@@ -293,7 +300,9 @@ def _count_sorted(ordered: IntArray) -> tuple[IntArray, SmallArray]:
 
 
 def _add_batch(
-    builder: SegmentBuilder, batch: list[Entry], first_slot: int,
+    builder: SegmentBuilder,
+    batch: list[Entry],
+    first_slot: int,
     file_tokens: dict[str, list[str]],
 ) -> SmallArray:
     """Feed consecutive entries to the builder (the batched twin of `entry_tokens`); returns
@@ -306,15 +315,18 @@ def _add_batch(
         if found is None:
             found = file_tokens[entry.qualified_path] = [*file_words(entry), TEXT_SEPARATOR]
         files.extend(found)
-    lengths = (builder.add("heading", headings, first_slot)
-               + builder.add("body", bodies, first_slot)
-               + builder.add("body", files, first_slot))
+    lengths = (
+        builder.add("heading", headings, first_slot)
+        + builder.add("body", bodies, first_slot)
+        + builder.add("body", files, first_slot)
+    )
     builder.flush()
     return lengths
 
 
-def build_main_segment(entries: Sequence[Entry], *,
-                       two_processes: bool | None = None) -> tuple[Segment, FloatArray]:
+def build_main_segment(
+    entries: Sequence[Entry], *, two_processes: bool | None = None
+) -> tuple[Segment, FloatArray]:
     """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time.
 
     From TWO_PROCESS_MIN_ENTRIES on (or as `two_processes` says), a forked child tokenizes
@@ -347,11 +359,17 @@ def build_main_segment(entries: Sequence[Entry], *,
     return segment, _concatenated(lengths).astype(np.float64)
 
 
-def _add_batches(builder: SegmentBuilder, entries: Sequence[Entry], firsts: range,
-                 file_tokens: dict[str, list[str]]) -> list[SmallArray]:
+def _add_batches(
+    builder: SegmentBuilder,
+    entries: Sequence[Entry],
+    firsts: range,
+    file_tokens: dict[str, list[str]],
+) -> list[SmallArray]:
     """Feed the batches of `entries` starting at `firsts`; their token counts."""
-    return [_add_batch(builder, list(entries[first : first + BUILD_BATCH]), first, file_tokens)
-            for first in firsts]
+    return [
+        _add_batch(builder, list(entries[first : first + BUILD_BATCH]), first, file_tokens)
+        for first in firsts
+    ]
 
 
 def _exported(entries: Sequence[Entry], firsts: range) -> list[bytes | memoryview]:

@@ -29,8 +29,9 @@ def renumbered(parts: Sequence[tuple[Segment, IntArray]], slots: int) -> Segment
     headings: list[CountArray] = []
     bodies: list[CountArray] = []
     for segment, mapping in parts:
-        word_ids = np.fromiter((number[word] for word in segment.words), np.int64,
-                               len(segment.words))
+        word_ids = np.fromiter(
+            (number[word] for word in segment.words), np.int64, len(segment.words)
+        )
         new_slots = mapping[segment.docs]
         keep = new_slots >= 0
         posting_words = np.repeat(word_ids, np.diff(segment.ptr))

@@ -34,8 +34,12 @@ class Settings:
 
 
 def make_settings(
-    config: Config, *, today_ordinal: int, weights: Mapping[str, float] | None = None,
-    half_life_days: float | None = None, session_boosts: Mapping[str, float] | None = None,
+    config: Config,
+    *,
+    today_ordinal: int,
+    weights: Mapping[str, float] | None = None,
+    half_life_days: float | None = None,
+    session_boosts: Mapping[str, float] | None = None,
 ) -> Settings:
     """Settings with weights normalised to sum to 1."""
     merged = dict(config.weights)
@@ -45,9 +49,11 @@ def make_settings(
         merged.setdefault(name, 0.0)
     normalised, _ = normalise_weights({name: merged[name] for name in FACTOR_NAMES})
     return Settings(
-        config=config, weights=normalised,
+        config=config,
+        weights=normalised,
         half_life_days=config.half_life_days if half_life_days is None else half_life_days,
-        session_boosts=dict(session_boosts or {}), today_ordinal=today_ordinal,
+        session_boosts=dict(session_boosts or {}),
+        today_ordinal=today_ordinal,
     )
 
 
@@ -105,9 +111,11 @@ def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...
     ]
     session = settings.session_boosts.get(entry.qualified_path)
     if session is not None:
-        fired.append(Multiplier(name="session",
-                                reason=f"session boost on {entry.qualified_path}",
-                                factor=session))
+        fired.append(
+            Multiplier(
+                name="session", reason=f"session boost on {entry.qualified_path}", factor=session
+            )
+        )
     return tuple(fired)
 
 
@@ -115,9 +123,12 @@ def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
     """Per-slot static arrays, gathered into plain lists first (numpy item writes are slow)."""
     n = len(entries)
     ordinals = [-1 if entry.date is None else entry.date.toordinal() for entry in entries]
-    seconds = [0 if (time_of_day := entry.time) is None else (
-        time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second
-    ) for entry in entries]
+    seconds = [
+        0
+        if (time_of_day := entry.time) is None
+        else (time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second)
+        for entry in entries
+    ]
     sources = [entry.source for entry in entries]
     lines = [entry.line_start for entry in entries]
     by_place: dict[tuple[Source, int, int], float] = {}
@@ -134,28 +145,41 @@ def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
     ages = np.where(dated, np.maximum(0, settings.today_ordinal - date_ordinal), np.nan)
     when = np.where(dated, date_ordinal * 86400 + np.asarray(seconds, dtype=np.int64), -1)
     priorities = settings.config.source_priority
-    priority = np.asarray([priorities.get(source.value, 0) for source in sources],
-                          dtype=np.int64).reshape(n)
-    source_code = np.asarray([SOURCE_CODES[source] for source in sources],
-                             dtype=np.int64).reshape(n)
-    evergreen = np.asarray([source is Source.LONG_TERM for source in sources],
-                           dtype=bool).reshape(n) & settings.config.evergreen_long_term
+    priority = np.asarray(
+        [priorities.get(source.value, 0) for source in sources], dtype=np.int64
+    ).reshape(n)
+    source_code = np.asarray([SOURCE_CODES[source] for source in sources], dtype=np.int64).reshape(
+        n
+    )
+    evergreen = (
+        np.asarray([source is Source.LONG_TERM for source in sources], dtype=bool).reshape(n)
+        & settings.config.evergreen_long_term
+    )
     multiplier = np.ones(n)
     if settings.config.boosts or settings.session_boosts:
-        multiplier = np.asarray([multiplier_product(entry_multipliers(entry, settings))
-                                 for entry in entries], dtype=np.float64).reshape(n)
+        multiplier = np.asarray(
+            [multiplier_product(entry_multipliers(entry, settings)) for entry in entries],
+            dtype=np.float64,
+        ).reshape(n)
     return StaticFactors(
-        ages=ages, evergreen=evergreen,
+        ages=ages,
+        evergreen=evergreen,
         recency=recency_values(ages, evergreen, settings.half_life_days),
-        source=priority / 100.0, priority=priority,
-        position=np.asarray(positions, dtype=np.float64).reshape(n), multiplier=multiplier,
-        source_code=source_code, date_ordinal=date_ordinal, when=when,
+        source=priority / 100.0,
+        priority=priority,
+        position=np.asarray(positions, dtype=np.float64).reshape(n),
+        multiplier=multiplier,
+        source_code=source_code,
+        date_ordinal=date_ordinal,
+        when=when,
         line=np.asarray(lines, dtype=np.int64).reshape(n),
     )
 
 
 def concat_statics(old: StaticFactors, new: StaticFactors) -> StaticFactors:
-    return StaticFactors(*(
-        np.concatenate([getattr(old, name), getattr(new, name)])
-        for name in StaticFactors.__slots__
-    ))
+    return StaticFactors(
+        *(
+            np.concatenate([getattr(old, name), getattr(new, name)])
+            for name in StaticFactors.__slots__
+        )
+    )

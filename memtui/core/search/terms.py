@@ -43,8 +43,9 @@ class EntryTerms:
         return counted(self.owners, len(self.entries))
 
 
-def collect_terms(entries: Sequence[Entry], alive: BoolArray,
-                  segments: Sequence[Segment]) -> EntryTerms:
+def collect_terms(
+    entries: Sequence[Entry], alive: BoolArray, segments: Sequence[Segment]
+) -> EntryTerms:
     """Invert the postings of `segments` (slots index `entries`; dead slots are dropped).
 
     The pairs are int32 and made one segment at a time: at 50,000 entries there are ~4 million,
@@ -68,8 +69,9 @@ def collect_terms(entries: Sequence[Entry], alive: BoolArray,
                 if word not in id_of:
                     id_of[word] = len(words)
                     words.append(word)
-            global_ids = np.fromiter((id_of[word] for word in segment.words), dtype=np.int32,
-                                     count=len(segment.words))
+            global_ids = np.fromiter(
+                (id_of[word] for word in segment.words), dtype=np.int32, count=len(segment.words)
+            )
         pair_words = np.repeat(global_ids, np.diff(segment.ptr))
         live = gathered(alive, segment.docs)
         everyone = bool(live.all())

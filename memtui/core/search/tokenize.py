@@ -34,9 +34,12 @@ TEXT_SEPARATOR = "Z"
 """Ends each text's tokens in `batch_tokens`: tokens are casefolded, so no text yields it."""
 _RAW_SEPARATOR = "\x01"
 _ASCII_TOKEN_TABLE = bytes(
-    ord(TEXT_SEPARATOR) if chr(code) == _RAW_SEPARATOR
-    else code if chr(code).isascii() and chr(code).isalnum() and not chr(code).isupper()
-    else code + 32 if chr(code).isascii() and chr(code).isupper()
+    ord(TEXT_SEPARATOR)
+    if chr(code) == _RAW_SEPARATOR
+    else code
+    if chr(code).isascii() and chr(code).isalnum() and not chr(code).isupper()
+    else code + 32
+    if chr(code).isascii() and chr(code).isupper()
     else ord(" ")
     for code in range(256)
 )

@@ -113,8 +113,18 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
         return float(value)
 
     known = {
-        "days", "weights", "half_life_days", "evergreen_long_term", "source_priority",
-        "boosts", "min_score", "theme", "mask_secrets", "keymap", "health", "cache",
+        "days",
+        "weights",
+        "half_life_days",
+        "evergreen_long_term",
+        "source_priority",
+        "boosts",
+        "min_score",
+        "theme",
+        "mask_secrets",
+        "keymap",
+        "health",
+        "cache",
     }
     for key in raw:
         if key not in known:
@@ -177,7 +187,8 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
 
     if "health" in raw:
         values["health"] = parse_health(
-            raw["health"], fail, lambda note: warnings.append(f"{where}: {note}"))
+            raw["health"], fail, lambda note: warnings.append(f"{where}: {note}")
+        )
 
     return replace(defaults, **values), warnings
 
@@ -222,6 +233,6 @@ def _parse_keymap(table: Any, fail: Any) -> dict[str, str]:
     keymap: dict[str, str] = {}
     for binding_id, keys in table.items():
         if not isinstance(keys, str) or not keys.strip():
-            raise fail(f"keymap.{binding_id}", "expected keys as a string, e.g. \"ctrl+e,o\"")
+            raise fail(f"keymap.{binding_id}", 'expected keys as a string, e.g. "ctrl+e,o"')
         keymap[binding_id] = keys.strip()
     return keymap

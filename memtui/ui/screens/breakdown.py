@@ -33,7 +33,10 @@ class BreakdownScreen(CloseableModal):
         with Vertical(id="why-box", classes="modal-box"):
             yield Static(title, id="why-title", markup=False)
             yield VerticalScroll(
-                Static(render.breakdown(self.hit, self.previous, expanded=True), id="why-body",
-                       markup=False)
+                Static(
+                    render.breakdown(self.hit, self.previous, expanded=True),
+                    id="why-body",
+                    markup=False,
+                )
             )
             yield Static(Content.styled("esc close", "$muted"))

@@ -44,8 +44,9 @@ class FileViewScreen(Screen[None]):
     FileViewScreen FileLines { height: 1fr; }
     """
 
-    def __init__(self, root: Path, entry: Entry, where: str, pattern: re.Pattern[str] | None,
-                 *, mask: bool) -> None:
+    def __init__(
+        self, root: Path, entry: Entry, where: str, pattern: re.Pattern[str] | None, *, mask: bool
+    ) -> None:
         super().__init__()
         self.root = root
         self.entry = entry
@@ -84,15 +85,20 @@ class FileViewScreen(Screen[None]):
         widest = max((cell_len(display_line(line)) for line in lines[:WIDEST_SAMPLE]), default=0)
         notes = list(decoded.warnings)
         if size > MAX_FILE_BYTES:
-            notes.append(f"only the first {MAX_FILE_BYTES // (1024 * 1024)} MiB of "
-                         f"{size:,} bytes shown")
+            notes.append(
+                f"only the first {MAX_FILE_BYTES // (1024 * 1024)} MiB of {size:,} bytes shown"
+            )
         self.post_message(messages.FileRead(lines, widest, tuple(notes), masked))
 
     @on(messages.FileRead)
     def _file_read(self, message: messages.FileRead) -> None:
         view = self.query_one(FileLines)
-        view.show(message.lines, (self.entry.line_start, self.entry.line_end), self.pattern,
-                  message.widest)
+        view.show(
+            message.lines,
+            (self.entry.line_start, self.entry.line_end),
+            self.pattern,
+            message.widest,
+        )
         count = len(message.lines)
         state = f"{count:,} line{'s' if count != 1 else ''}"
         if message.masked:

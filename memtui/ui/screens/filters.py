@@ -29,8 +29,9 @@ class TickBox(Checkbox):
 
     @property
     def _button(self) -> Content:
-        return Content.styled("[x]" if self.value else "[ ]",
-                              "bold $text-success" if self.value else "$foreground")
+        return Content.styled(
+            "[x]" if self.value else "[ ]", "bold $text-success" if self.value else "$foreground"
+        )
 
 
 class FiltersScreen(ModalScreen[str | None]):
@@ -64,31 +65,54 @@ class FiltersScreen(ModalScreen[str | None]):
                 with Horizontal(classes="filters-row"):
                     yield Label("folder", classes="filters-label")
                     for index, label in enumerate(self.root_labels):
-                        yield TickBox(Content(label), label.casefold() in ticked,
-                                      id=f"root-{index}", compact=True)
+                        yield TickBox(
+                            Content(label),
+                            label.casefold() in ticked,
+                            id=f"root-{index}",
+                            compact=True,
+                        )
             with Horizontal(classes="filters-row"):
                 yield Label("role/file", classes="filters-label")
-                yield Input(" ".join(filters.roles), id="role", compact=True,
-                            placeholder="e.g. build  memory/*  (a glob, or text it contains)")
+                yield Input(
+                    " ".join(filters.roles),
+                    id="role",
+                    compact=True,
+                    placeholder="e.g. build  memory/*  (a glob, or text it contains)",
+                )
             with Horizontal(classes="filters-row"):
                 yield Label("tag", classes="filters-label")
-                yield Input(" ".join(filters.tags), id="tag", placeholder="e.g. deploy",
-                            compact=True)
+                yield Input(
+                    " ".join(filters.tags), id="tag", placeholder="e.g. deploy", compact=True
+                )
             with Horizontal(classes="filters-row"):
                 yield Label("after", classes="filters-label")
-                yield Input(filters.after, id="after", placeholder="e.g. 2026-11-01",
-                            compact=True, classes="filters-date")
+                yield Input(
+                    filters.after,
+                    id="after",
+                    placeholder="e.g. 2026-11-01",
+                    compact=True,
+                    classes="filters-date",
+                )
                 yield Label("before", classes="filters-label")
-                yield Input(filters.before, id="before", placeholder="e.g. 2026-12",
-                            compact=True, classes="filters-date")
+                yield Input(
+                    filters.before,
+                    id="before",
+                    placeholder="e.g. 2026-12",
+                    compact=True,
+                    classes="filters-date",
+                )
             yield Static(id="date-problem", markup=False)
             with Horizontal(classes="filters-buttons"):
                 yield Button("Apply", id="apply", variant="primary", compact=True)
                 yield Button("Clear filters", id="clear", compact=True)
                 yield Button("Cancel", id="cancel", compact=True)
-            yield Static(Content.styled(
-                "tab moves · space ticks · enter or ctrl+s applies · esc cancels — written into "
-                "the query (after: on or after, before: strictly before)", "$muted"))
+            yield Static(
+                Content.styled(
+                    "tab moves · space ticks · enter or ctrl+s applies · esc cancels — written "
+                    "into the query (after: on or after, before: strictly before)",
+                    "$muted",
+                )
+            )
 
     def on_mount(self) -> None:
         self._check_dates()
@@ -118,8 +142,11 @@ class FiltersScreen(ModalScreen[str | None]):
             return self.query_one(f"#{widget_id}", Input).value.split()
 
         return QueryFilters(
-            sources=[value for value, _ in self.SOURCES
-                     if self.query_one(f"#source-{value}", Checkbox).value],
+            sources=[
+                value
+                for value, _ in self.SOURCES
+                if self.query_one(f"#source-{value}", Checkbox).value
+            ],
             roles=words("role"),
             tags=words("tag"),
             roots=self._roots(),
@@ -130,8 +157,11 @@ class FiltersScreen(ModalScreen[str | None]):
     def _roots(self) -> list[str]:
         """Ticked folders, then `root:` values that are not a folder's label (kept as typed)."""
         labels = {label.casefold() for label in self.root_labels}
-        ticked = [label for index, label in enumerate(self.root_labels)
-                  if self.query_one(f"#root-{index}", Checkbox).value]
+        ticked = [
+            label
+            for index, label in enumerate(self.root_labels)
+            if self.query_one(f"#root-{index}", Checkbox).value
+        ]
         return ticked + [value for value in self.filters.roots if value.casefold() not in labels]
 
     def action_apply(self) -> None:

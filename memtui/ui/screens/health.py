@@ -108,7 +108,8 @@ class HealthScreen(Screen[None]):
 
     def action_recheck(self) -> None:
         self.query_one("#health-title", Static).update(
-            Content.styled("memory health · checking…", "bold"))
+            Content.styled("memory health · checking…", "bold")
+        )
         self.run_checks()
 
     @work(thread=True, exclusive=True, group="health")
@@ -125,16 +126,24 @@ class HealthScreen(Screen[None]):
     def _checked(self, message: messages.HealthChecked) -> None:
         title = self.query_one("#health-title", Static)
         if message.report is None:
-            title.update(Content.styled(
-                f"memory health · could not check: {one_line(message.error, widths.LINE)}",
-                "bold $error"))
+            title.update(
+                Content.styled(
+                    f"memory health · could not check: {one_line(message.error, widths.LINE)}",
+                    "bold $error",
+                )
+            )
             return
         report = self.report = message.report
-        title.update(Content.assemble(
-            ("memory health", "bold"),
-            (f" · {report.entries:,} entries · {report.elapsed_ms:,.0f} ms · read-only: "
-             "fix in your editor (e)", "$muted"),
-        ))
+        title.update(
+            Content.assemble(
+                ("memory health", "bold"),
+                (
+                    f" · {report.entries:,} entries · {report.elapsed_ms:,.0f} ms · read-only: "
+                    "fix in your editor (e)",
+                    "$muted",
+                ),
+            )
+        )
         self._fill(report)
 
     def _fill(self, report: HealthReport) -> None:
@@ -142,23 +151,30 @@ class HealthScreen(Screen[None]):
         options: list[Option] = []
         self.findings = []
         for check in Check:
-            options.append(Option(Content.styled(report.heading(check), "bold $secondary"),
-                                  disabled=True))
+            options.append(
+                Option(Content.styled(report.heading(check), "bold $secondary"), disabled=True)
+            )
             section = report.section(check)
             for finding in section[:MAX_ROWS_PER_SECTION]:
                 options.append(Option(finding_prompt(finding, mask), id=str(len(self.findings))))
                 self.findings.append(finding)
             if len(section) > MAX_ROWS_PER_SECTION:
                 more = len(section) - MAX_ROWS_PER_SECTION
-                options.append(Option(Content.styled(
-                    f"  … {more:,} more (memtui health --json lists them all)", "$muted"),
-                    disabled=True))
+                options.append(
+                    Option(
+                        Content.styled(
+                            f"  … {more:,} more (memtui health --json lists them all)", "$muted"
+                        ),
+                        disabled=True,
+                    )
+                )
         listing = self.query_one("#health-list", OptionList)
         listing.clear_options()
         listing.add_options(options)
         if self.findings:
-            listing.highlighted = next(index for index, option in enumerate(options)
-                                       if not option.disabled)
+            listing.highlighted = next(
+                index for index, option in enumerate(options) if not option.disabled
+            )
         else:
             self._show(None)
         listing.focus()
@@ -192,17 +208,25 @@ class HealthScreen(Screen[None]):
         rule = self.query_one("#health-rule", Static)
         view = self.query_one(EntryView)
         if finding is None:
-            header.update(Content.styled("No findings: nothing duplicated, superseded, cut "
-                                         "off, secret or stale.", "$success"))
+            header.update(
+                Content.styled(
+                    "No findings: nothing duplicated, superseded, cut off, secret or stale.",
+                    "$success",
+                )
+            )
             rule.update(Content(""))
             view.clear()
             return
         entry = finding.entry
         text, masked = self._mask(render.entry_text(entry))
-        header.update(Content("\n").join([
-            render.detail_header(entry, masked=masked, revealed=False),
-            Content.styled(one_line(self._masked(finding.reason), widths.LINE), "$accent"),
-        ]))
+        header.update(
+            Content("\n").join(
+                [
+                    render.detail_header(entry, masked=masked, revealed=False),
+                    Content.styled(one_line(self._masked(finding.reason), widths.LINE), "$accent"),
+                ]
+            )
+        )
         cuts = self.report.cuts if self.report and finding.check is Check.LOAD_LINE else ()
         rule.update(load_line_rule(entry, cuts_past(entry, cuts)))
         view.show(text, None)

@@ -67,8 +67,12 @@ MAIN_HELP = {
 }
 
 _MOVES = {
-    "down": "next result", "up": "previous result", "page_down": "page of results down",
-    "page_up": "page of results up", "first": "first result", "last": "last result",
+    "down": "next result",
+    "up": "previous result",
+    "page_down": "page of results down",
+    "page_up": "page of results up",
+    "first": "first result",
+    "last": "last result",
 }
 
 
@@ -80,12 +84,16 @@ def help_rows(app: App[Any], keymap: Mapping[str, str]) -> list[HelpRow]:
     """
 
     def row(section: str, binding: Binding, text: str) -> HelpRow:
-        keys = " ".join(app.get_key_display(Binding(key, binding.action))
-                        for key in live_keys(binding, keymap))
+        keys = " ".join(
+            app.get_key_display(Binding(key, binding.action)) for key in live_keys(binding, keymap)
+        )
         return (section, keys, text, binding.id or "")
 
-    typing, panes, everywhere = ("while typing in the query box",
-                                 "in the results and entry panes", "everywhere")
+    typing, panes, everywhere = (
+        "while typing in the query box",
+        "in the results and entry panes",
+        "everywhere",
+    )
     rows = [row(typing, binding, _what(binding)) for binding in _bindings(QueryInput.BINDINGS)]
     rows += [
         (typing, "enter", "go to the results list", ""),
@@ -93,11 +101,15 @@ def help_rows(app: App[Any], keymap: Mapping[str, str]) -> list[HelpRow]:
         (typing, "ctrl+u ctrl+w", "delete to start / word", ""),
     ]
     rows += [row(panes, binding, _what(binding)) for binding in _bindings(PANE_BINDINGS)]
-    rows += [row("in the results list", binding, binding.description)
-             for binding in _bindings(ResultsList.BINDINGS)]
+    rows += [
+        row("in the results list", binding, binding.description)
+        for binding in _bindings(ResultsList.BINDINGS)
+    ]
     rows.append(("in the results list", "double-click", "go to the entry pane", ""))
-    rows += [row("in the entry pane", binding, binding.description)
-             for binding in _bindings(EntryView.BINDINGS)]
+    rows += [
+        row("in the entry pane", binding, binding.description)
+        for binding in _bindings(EntryView.BINDINGS)
+    ]
     rows += [row(everywhere, binding, _what(binding)) for binding in _bindings(MAIN_BINDINGS)]
     rows += [
         (everywhere, "ctrl+p", "command palette: every action, themes", ""),
@@ -146,8 +158,9 @@ def help_table(rows: Sequence[HelpRow], width: int) -> Content:
             keys = ""
         for index, piece in enumerate(wrapped):
             shown = keys if index == 0 else ""
-            lines.append(Content.assemble(
-                "  ", (shown.ljust(key_cells), "bold $text-accent"), "  ", piece))
+            lines.append(
+                Content.assemble("  ", (shown.ljust(key_cells), "bold $text-accent"), "  ", piece)
+            )
     return Content("\n").join(lines)
 
 
@@ -168,7 +181,9 @@ class HelpScreen(CloseableModal):
                     "Single-letter keys act when the results or entry pane has focus (press "
                     "enter); ctrl/F-key variants work while typing. Remap a key by its id "
                     "(in grey after what it does) in the config file's [keymap] table. "
-                    "↑↓ PgUp PgDn Home End scroll; esc closes.", "$muted"),
+                    "↑↓ PgUp PgDn Home End scroll; esc closes.",
+                    "$muted",
+                ),
                 id="help-foot",
             )
 

@@ -85,8 +85,9 @@ def open_engine(options: AppOptions) -> Engine:
     if options.engine_factory is not None:
         return options.engine_factory(options)
     cache = CacheFolder() if options.config.cache else None
-    return Engine(options.open_roots, options.config, today=options.today, days=options.days,
-                  cache=cache)
+    return Engine(
+        options.open_roots, options.config, today=options.today, days=options.days, cache=cache
+    )
 
 
 class Panes(Horizontal):
@@ -156,7 +157,8 @@ class MainScreen(Screen[None]):
             yield Static(Content("❯"), id="prompt", markup=False)
             options = self.memtui.options
             yield QueryInput(
-                options.query, id="query",
+                options.query,
+                id="query",
                 history=None if options.deterministic else default_history_path(),
                 roots=[root.path for root in options.open_roots],
             )
@@ -310,9 +312,14 @@ class MainScreen(Screen[None]):
         self.query_one(ResultsList).set_hits(result.hits, keep_id=message.keep_id)
         self._show_empty_state(result)
         indexing = self.engine is not None and not self.engine.index_ready
-        self._set_status(status.query_status(
-            result, deterministic=self.memtui.options.deterministic, indexing=indexing,
-            window_all=self.window_all))
+        self._set_status(
+            status.query_status(
+                result,
+                deterministic=self.memtui.options.deterministic,
+                indexing=indexing,
+                window_all=self.window_all,
+            )
+        )
         self._paint_chrome()  # the window's hidden count arrives with the first result
         self.call_after_refresh(self._painted, message.generation)
         self.query_one(QueryInput).release_paint()
@@ -444,13 +451,15 @@ class MainScreen(Screen[None]):
         if has_hits:
             return
         engine = self.engine
-        empty.update(status.empty_state(
-            result,
-            entries=len(engine) if engine is not None else None,
-            root=str(self.memtui.options.root),
-            skipped=len(engine.skipped) if engine is not None else 0,
-            window_all=self.window_all,
-        ))
+        empty.update(
+            status.empty_state(
+                result,
+                entries=len(engine) if engine is not None else None,
+                root=str(self.memtui.options.root),
+                skipped=len(engine.skipped) if engine is not None else 0,
+                window_all=self.window_all,
+            )
+        )
 
     def _keep_focus_on_a_live_widget(self, results: ResultsList, *, showing: bool) -> None:
         """Focus never stays on a list that is about to vanish, and comes back with it.
@@ -480,8 +489,9 @@ class MainScreen(Screen[None]):
             async for batch in watcher:
                 previous_mode = self.watcher_mode
                 self.watcher_mode = batch.mode
-                missing = batch.missing or (tuple(roots) if batch.mode is WatchMode.ROOT_MISSING
-                                            else ())
+                missing = batch.missing or (
+                    tuple(roots) if batch.mode is WatchMode.ROOT_MISSING else ()
+                )
                 if batch.mode is WatchMode.ROOT_MISSING:
                     names = ", ".join(str(path) for path in missing)
                     self._banner(status.root_missing(names), severity="error")
@@ -584,8 +594,11 @@ class MainScreen(Screen[None]):
         if self.engine is None:
             return
         if entry.root in self.engine.gone_roots:  # an editor would make the file anew there
-            self.app.notify("Its memory folder is gone: nothing to edit until it is back.",
-                            severity="warning", markup=False)
+            self.app.notify(
+                "Its memory folder is gone: nothing to edit until it is back.",
+                severity="warning",
+                markup=False,
+            )
             return
         path = self.engine.file_of(entry)  # with several roots, the entry's own root
         if open_editor(self.app, path, entry.line_start):
@@ -607,9 +620,15 @@ class MainScreen(Screen[None]):
             self.app.bell()
             return
         mask = self.memtui.options.config.mask_secrets and not self.pane.revealed
-        self.app.push_screen(FileViewScreen(
-            engine.root_of(hit.entry).path, hit.entry, cited_path(engine, hit.entry),
-            render.match_pattern(hit.explanation.terms), mask=mask))
+        self.app.push_screen(
+            FileViewScreen(
+                engine.root_of(hit.entry).path,
+                hit.entry,
+                cited_path(engine, hit.entry),
+                render.match_pattern(hit.explanation.terms),
+                mask=mask,
+            )
+        )
 
     def action_copy_entry(self) -> None:
         self._hand_off_chosen(Purpose.MARKDOWN)
@@ -636,8 +655,9 @@ class MainScreen(Screen[None]):
         if results.collecting:
             self._waiting_hand_off = purpose
             return
-        every = (purpose is Purpose.PICK and self.memtui.options.hand_off == "all"
-                 and not results.marks)
+        every = (
+            purpose is Purpose.PICK and self.memtui.options.hand_off == "all" and not results.marks
+        )
         self._hand_off(purpose, None if every else self._chosen_ids())
 
     def action_cancel_pick(self) -> None:
@@ -652,14 +672,24 @@ class MainScreen(Screen[None]):
         self.resolve_hand_off(self.engine, purpose, entry_ids, hits, self.pane.revealed)
 
     @work(thread=True, exclusive=True, group="hand-off")
-    def resolve_hand_off(self, engine: Engine, purpose: Purpose, entry_ids: list[str] | None,
-                         hits: Sequence[Hit], revealed: bool) -> None:
+    def resolve_hand_off(
+        self,
+        engine: Engine,
+        purpose: Purpose,
+        entry_ids: list[str] | None,
+        hits: Sequence[Hit],
+        revealed: bool,
+    ) -> None:
         """Look the entries up as loaded now (and format what to copy) off the event loop."""
         picked, gone = resolve(engine, entry_ids, hits)
-        text, masked = ("", 0) if purpose is Purpose.PICK else copy_text(
-            purpose, picked, partial(self.memtui.mask, revealed=revealed))
-        self.post_message(messages.HandOffResolved(purpose, tuple(picked), tuple(gone), text,
-                                                   masked))
+        text, masked = (
+            ("", 0)
+            if purpose is Purpose.PICK
+            else copy_text(purpose, picked, partial(self.memtui.mask, revealed=revealed))
+        )
+        self.post_message(
+            messages.HandOffResolved(purpose, tuple(picked), tuple(gone), text, masked)
+        )
 
     @on(messages.HandOffResolved)
     def _hand_off_resolved(self, message: messages.HandOffResolved) -> None:
@@ -668,12 +698,16 @@ class MainScreen(Screen[None]):
             self.app.bell()
         elif message.purpose is Purpose.PICK:
             assert self.engine is not None
-            self.memtui.hand_off(HandOff(self.engine, self.query_text, message.picked,
-                                         self.pane.revealed))
+            self.memtui.hand_off(
+                HandOff(self.engine, self.query_text, message.picked, self.pane.revealed)
+            )
         else:
             self.app.copy_to_clipboard(message.text)
-            self.app.notify(copied_notice(message.purpose, len(message.picked), message.masked),
-                            timeout=2, markup=False)
+            self.app.notify(
+                copied_notice(message.purpose, len(message.picked), message.masked),
+                timeout=2,
+                markup=False,
+            )
 
     @on(ResultsList.MarksChanged)
     def _marks_changed(self) -> None:
@@ -710,8 +744,9 @@ class MainScreen(Screen[None]):
         assert self.engine is not None
         self.engine.set_session_boost(path, factor)
         label = "cleared" if factor is None else f"× {factor:.2f}"
-        self.app.notify(f"{one_line(path, widths.SHORT)}: session boost {label}", timeout=2,
-                        markup=False)
+        self.app.notify(
+            f"{one_line(path, widths.SHORT)}: session boost {label}", timeout=2, markup=False
+        )
         self.request_search(keep_selection=True)
 
     def action_expanded_breakdown(self) -> None:
@@ -744,8 +779,9 @@ class MainScreen(Screen[None]):
         pane = self.pane
         pane.revealed = not pane.revealed
         pane.show()
-        self.app.notify("Secrets shown" if pane.revealed else "Secrets masked", timeout=2,
-                        markup=False)
+        self.app.notify(
+            "Secrets shown" if pane.revealed else "Secrets masked", timeout=2, markup=False
+        )
 
     def action_toggle_window(self) -> None:
         if self.engine is None:
@@ -765,7 +801,8 @@ class MainScreen(Screen[None]):
     def _window_changed(self, message: messages.WindowChanged) -> None:
         self.app.notify(
             "Showing every date" if message.days == 0 else f"Showing the last {message.days} days",
-            timeout=2, markup=False,
+            timeout=2,
+            markup=False,
         )
         self._paint_chrome()
         self.request_search(keep_selection=True)
@@ -781,11 +818,14 @@ class MainScreen(Screen[None]):
         engine = self.engine
         if engine is not None:
             config = engine.config
-            self.app.push_screen(WeightsScreen(
-                engine.weights, engine.half_life_days,
-                configured=(config.weights, config.half_life_days),
-                boosts=engine.session_boosts,
-            ))
+            self.app.push_screen(
+                WeightsScreen(
+                    engine.weights,
+                    engine.half_life_days,
+                    configured=(config.weights, config.half_life_days),
+                    boosts=engine.session_boosts,
+                )
+            )
 
     @work(thread=True, exclusive=True, group="weights")
     def apply_weights(self, weights: dict[str, float], half_life_days: float) -> None:
@@ -802,8 +842,9 @@ class MainScreen(Screen[None]):
 
     def action_filters(self) -> None:
         labels = [root.label for root in self.engine.roots] if self.engine else []
-        self.app.push_screen(FiltersScreen(self.query_text, labels if len(labels) > 1 else []),
-                             self._filters_chosen)
+        self.app.push_screen(
+            FiltersScreen(self.query_text, labels if len(labels) > 1 else []), self._filters_chosen
+        )
 
     def _filters_chosen(self, query: str | None) -> None:
         """The filters screen's `dismiss` result: the rewritten query, or None (cancelled)."""

@@ -39,8 +39,10 @@ class NoMemoryScreen(Screen[None]):
             Content(""),
             Content("memtui looked in these places, in order:"),
         ]
-        lines += [Content.assemble(("  • ", "$muted"), (one_line(place, widths.PLACE), ""))
-                  for place in self.searched]
+        lines += [
+            Content.assemble(("  • ", "$muted"), (one_line(place, widths.PLACE), ""))
+            for place in self.searched
+        ]
         lines += [
             Content(""),
             Content("Point it at a folder:  memtui ~/path/to/workspace"),

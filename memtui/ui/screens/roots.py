@@ -28,8 +28,14 @@ from memtui.startup import Candidate, discover, drop_nested, tilde
 from memtui.ui import widths
 from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen
 
-COLUMNS = (("open", ""), ("kind", "kind"), ("label", "label"), ("entries", "entries"),
-           ("newest", "newest"), ("folder", "folder"))
+COLUMNS = (
+    ("open", ""),
+    ("kind", "kind"),
+    ("label", "label"),
+    ("entries", "entries"),
+    ("newest", "newest"),
+    ("folder", "folder"),
+)
 """(key, heading) of the table's columns."""
 
 
@@ -77,10 +83,14 @@ class RootsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="roots-box", classes="modal-box"):
             yield Static(Content.styled("Memory folders found", "bold $accent"))
-            yield Static(Content.styled(
-                "enter opens the highlighted folder · a opens all of them together · "
-                "esc " + ("goes back" if self.can_go_back else "quits"), "$muted"
-            ), id="roots-help")
+            yield Static(
+                Content.styled(
+                    "enter opens the highlighted folder · a opens all of them together · "
+                    "esc " + ("goes back" if self.can_go_back else "quits"),
+                    "$muted",
+                ),
+                id="roots-help",
+            )
             yield DataTable(id="roots-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="roots-note", markup=False)
         yield Footer()
@@ -114,8 +124,11 @@ class RootsScreen(Screen[None]):
                 Text(one_line(tilde(candidate.path), widths.LINE)),
                 key=str(index),
             )
-        self._note("" if self.candidates else
-                   "No memory folder found from here: see `memtui roots` for where memtui looks.")
+        self._note(
+            ""
+            if self.candidates
+            else "No memory folder found from here: see `memtui roots` for where memtui looks."
+        )
 
     @work(thread=True, exclusive=True, group="roots")
     def find_and_count(self, known: list[Candidate]) -> None:
@@ -137,8 +150,9 @@ class RootsScreen(Screen[None]):
         self.surveys[message.index] = message.survey
         table = self.query_one(DataTable)
         row = str(message.index)
-        table.update_cell(row, "entries", Text(entries_cell(message.survey), justify="right"),
-                          update_width=True)
+        table.update_cell(
+            row, "entries", Text(entries_cell(message.survey), justify="right"), update_width=True
+        )
         table.update_cell(row, "newest", Text(newest_cell(message.survey)), update_width=True)
 
     @on(DataTable.RowSelected)
@@ -152,9 +166,12 @@ class RootsScreen(Screen[None]):
             return
         roots, nested = drop_nested([MemoryRoot(c.label, c.path) for c in self.candidates])
         for inner, outer in nested:
-            self.app.notify(f"{one_line(inner.label, widths.LABEL)} is inside "
-                            f"{one_line(outer.label, widths.LABEL)}: opened once",
-                            timeout=4, markup=False)
+            self.app.notify(
+                f"{one_line(inner.label, widths.LABEL)} is inside "
+                f"{one_line(outer.label, widths.LABEL)}: opened once",
+                timeout=4,
+                markup=False,
+            )
         self.post_message(RootsChosen(roots))
 
     def action_back(self) -> None:

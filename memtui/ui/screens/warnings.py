@@ -34,11 +34,13 @@ class WarningsScreen(CloseableModal):
         if not self.rows:
             return Content.styled("Nothing to report: every file loaded cleanly.", "$success")
         lines = [
-            Content.assemble((one_line(where, widths.SHORT), "bold"), ("  ", ""),
-                             (one_line(problem, widths.LINE), "$warning"))
+            Content.assemble(
+                (one_line(where, widths.SHORT), "bold"),
+                ("  ", ""),
+                (one_line(problem, widths.LINE), "$warning"),
+            )
             for where, problem in self.rows[:MAX_WARNING_ROWS]
         ]
         if len(self.rows) > MAX_WARNING_ROWS:
-            lines.append(Content.styled(f"… {len(self.rows) - MAX_WARNING_ROWS:,} more",
-                                        "$muted"))
+            lines.append(Content.styled(f"… {len(self.rows) - MAX_WARNING_ROWS:,} more", "$muted"))
         return Content("\n").join(lines)

@@ -45,9 +45,14 @@ class WeightsScreen(ModalScreen[None]):
     ]
     ROWS = (*FACTOR_NAMES, HALF_LIFE)
 
-    def __init__(self, weights: Mapping[str, float], half_life_days: float, *,
-                 configured: tuple[Mapping[str, float], float],
-                 boosts: Mapping[str, float] | None = None) -> None:
+    def __init__(
+        self,
+        weights: Mapping[str, float],
+        half_life_days: float,
+        *,
+        configured: tuple[Mapping[str, float], float],
+        boosts: Mapping[str, float] | None = None,
+    ) -> None:
         super().__init__()
         self.weights = dict(weights)
         self.half_life = float(half_life_days)
@@ -61,9 +66,13 @@ class WeightsScreen(ModalScreen[None]):
         with Vertical(id="weights-box", classes="modal-box"):
             yield Static(Content.styled("weights", "bold $accent"))
             yield Static(id="weights-body", markup=False)
-            yield Static(Content.styled(
-                "↑↓ choose · ←→ or −/+ change · r reset to the config · s save to the config · "
-                "esc close — the list reranks live; weights are normalised to sum 1", "$muted"))
+            yield Static(
+                Content.styled(
+                    "↑↓ choose · ←→ or −/+ change · r reset to the config · s save to the config · "
+                    "esc close — the list reranks live; weights are normalised to sum 1",
+                    "$muted",
+                )
+            )
 
     def on_mount(self) -> None:
         self._paint()
@@ -83,10 +92,16 @@ class WeightsScreen(ModalScreen[None]):
                 fraction = self.weights[name]
                 style = render.FACTOR_STYLE.get(name, "$primary")
                 share = f"  {self.weights[name] / total:4.0%} of score"
-            lines.append(Content.assemble(
-                marker, (f"{name:<10}", f"bold {style}" if index == self.row else style),
-                (value, "bold"), "  ", (render.bar(fraction, 24), style), (share, "$muted"),
-            ))
+            lines.append(
+                Content.assemble(
+                    marker,
+                    (f"{name:<10}", f"bold {style}" if index == self.row else style),
+                    (value, "bold"),
+                    "  ",
+                    (render.bar(fraction, 24), style),
+                    (share, "$muted"),
+                )
+            )
         lines.append(Content(""))
         lines.append(Content.styled(f"sum {total:.2f}", "$muted"))
         self.query_one("#weights-body", Static).update(Content("\n").join(lines))

@@ -163,8 +163,11 @@ class EntryView(ScrollView, can_focus=True):
                 pieces = logical.wrap(console, width, overflow="fold")
             for piece in pieces:
                 if self._pattern is not None:
-                    self._matches += [(len(wrapped), span.start, span.end)
-                                      for span in piece.spans if span.style == match_style]
+                    self._matches += [
+                        (len(wrapped), span.start, span.end)
+                        for span in piece.spans
+                        if span.style == match_style
+                    ]
                 wrapped.append(piece)
         self._lines = wrapped
         self._strips.clear()
@@ -184,8 +187,11 @@ class EntryView(ScrollView, can_focus=True):
 
     def _restyle(self) -> None:
         """Rebuild with the new theme's colours (component styles are read at build time)."""
-        key = (self.rich_style, *(self._style(name) for name in sorted(self.COMPONENT_CLASSES)),
-               *markdown.syntax_styles(self.app.theme_variables).values())
+        key = (
+            self.rich_style,
+            *(self._style(name) for name in sorted(self.COMPONENT_CLASSES)),
+            *markdown.syntax_styles(self.app.theme_variables).values(),
+        )
         if key == self._style_key:
             return
         self._style_key = key
@@ -243,8 +249,11 @@ class EntryView(ScrollView, can_focus=True):
         line = self._matches[index][0] if index is not None else 0
         self.scroll_to(y=max(0, line - 2), animate=False)
         self.refresh()
-        self.post_message(self.MatchMoved(0 if index is None else index + 1, len(self._matches),
-                                          self.matches_beyond))
+        self.post_message(
+            self.MatchMoved(
+                0 if index is None else index + 1, len(self._matches), self.matches_beyond
+            )
+        )
 
     def plain_lines(self) -> list[str]:
         """Every wrapped line as plain text (tests read what the user sees)."""

@@ -73,8 +73,9 @@ class WhyPane(VerticalScroll):
         self.lines = lines
         self.fitted_width = self.text_width
         room = self.content_region.width - len(title) - 4
-        self.border_title = Content(title + (self.SCALE_NOTE if room >= len(self.SCALE_NOTE)
-                                             else ""))
+        self.border_title = Content(
+            title + (self.SCALE_NOTE if room >= len(self.SCALE_NOTE) else "")
+        )
         self._note_more()
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -208,8 +209,9 @@ class EntryPane(Vertical):
 
     def on_entry_view_match_moved(self, message: EntryView.MatchMoved) -> None:
         self._match_note = render.match_position(message.current, message.total, message.beyond)
-        self.query_one("#detail-header", Static).update(self._header + self._match_note,
-                                                        layout=False)
+        self.query_one("#detail-header", Static).update(
+            self._header + self._match_note, layout=False
+        )
 
     # --- painting -----------------------------------------------------------------------------
 
@@ -241,8 +243,10 @@ class EntryPane(Vertical):
             # Typing often keeps the same top entry: re-render it only when something changed.
             self.shown = shown
             detail.show(text, pattern)
-        why.show(render.breakdown(hit, self.previous, expanded=not self.compact,
-                                  width=why.text_width), f"why #{hit.rank}")
+        why.show(
+            render.breakdown(hit, self.previous, expanded=not self.compact, width=why.text_width),
+            f"why #{hit.rank}",
+        )
         self._hint_hidden_pane(detail, why)
 
     def _hint_hidden_pane(self, detail: EntryView, why: WhyPane) -> None:
@@ -251,8 +255,10 @@ class EntryPane(Vertical):
         narrow = self.screen.has_class("-w-small")
         app = cast("MemtuiApp", self.app)
         key = app.options.keymap.get(BREAKDOWN_ID) or next(
-            binding.key for binding in PANE_BINDINGS
-            if isinstance(binding, Binding) and binding.id == BREAKDOWN_ID)
+            binding.key
+            for binding in PANE_BINDINGS
+            if isinstance(binding, Binding) and binding.id == BREAKDOWN_ID
+        )
         key = key.split(",")[0].strip()
         detail.border_subtitle = Content(f"{key}: why" if narrow and self.compact else "")
         if narrow and not self.compact:

@@ -73,8 +73,13 @@ class FileLines(ScrollView, can_focus=True):
         self._number_width = 1
         self._strips: dict[tuple[int, int, int], Strip] = {}
 
-    def show(self, lines: list[str], entry_lines: tuple[int, int],
-             pattern: re.Pattern[str] | None, widest: int) -> None:
+    def show(
+        self,
+        lines: list[str],
+        entry_lines: tuple[int, int],
+        pattern: re.Pattern[str] | None,
+        widest: int,
+    ) -> None:
         """Show `lines` (`widest`: the longest shown line, in cells) and scroll to the entry."""
         self.lines = lines
         self.entry_lines = entry_lines
@@ -117,8 +122,7 @@ class FileLines(ScrollView, can_focus=True):
         number = index + 1
         first, last = self.entry_lines
         in_entry = first <= number <= last
-        gutter_style = self._style("file-lines--entry-number" if in_entry
-                                   else "file-lines--number")
+        gutter_style = self._style("file-lines--entry-number" if in_entry else "file-lines--number")
         gutter = [
             Segment(f"{number:>{self._number_width}} ", gutter_style),
             Segment(f"{ENTRY_MARK if in_entry else ' '} ", gutter_style),
@@ -127,7 +131,8 @@ class FileLines(ScrollView, can_focus=True):
         highlight(text, self._pattern, self._style("file-lines--match"))
         room = max(0, width - self._gutter_cells())
         body = Strip(list(text.render(self.app.console, end=""))).crop_extend(
-            int(self.scroll_x), int(self.scroll_x) + room, None)
+            int(self.scroll_x), int(self.scroll_x) + room, None
+        )
         if in_entry:
             body = body.apply_style(self._style("file-lines--entry"))
         return Strip([*gutter, *body])
@@ -135,5 +140,8 @@ class FileLines(ScrollView, can_focus=True):
     def plain_lines(self) -> list[str]:
         """The lines on screen as plain text (tests read what the user sees)."""
         height = self.scrollable_content_region.height
-        return [self.render_line(y).text.rstrip() for y in range(height)
-                if int(self.scroll_y) + y < len(self.lines)]
+        return [
+            self.render_line(y).text.rstrip()
+            for y in range(height)
+            if int(self.scroll_y) + y < len(self.lines)
+        ]

@@ -21,5 +21,8 @@ class KeysFooter(Footer):
         await super().recompose()
         watchers: dict[str, list[tuple[object, object]]] = getattr(self, _WATCHERS, {})
         for name, watching in watchers.items():
-            watchers[name] = [(node, callback) for node, callback in watching
-                              if not getattr(node, "_closing", False)]
+            watchers[name] = [
+                (node, callback)
+                for node, callback in watching
+                if not getattr(node, "_closing", False)
+            ]

@@ -44,7 +44,8 @@ def _same_vertical_bar(view: ScrollView, before: Size, after: Size) -> bool:
     track = view.vertical_scrollbar.size.height
     position = view.vertical_scrollbar.position
     return _thumb(track, before.height, window, position) == _thumb(
-        track, after.height, window, position)
+        track, after.height, window, position
+    )
 
 
 def _thumb(track: int, virtual: int, window: int, position: float) -> tuple[int, int]:

@@ -38,13 +38,11 @@ class QueryInput(Input):
         Binding("end", "screen.results('last')", show=False, id="query.last"),
         Binding("ctrl+o", "screen.edit", "Edit", id="query.edit"),
         Binding("ctrl+y", "screen.copy_entry", "Copy", show=False, id="query.copy_entry"),
-        Binding("ctrl+b", "screen.toggle_breakdown", "Breakdown", show=False,
-                id="query.breakdown"),
+        Binding("ctrl+b", "screen.toggle_breakdown", "Breakdown", show=False, id="query.breakdown"),
         Binding("ctrl+g", "screen.weights", "Weights", id="query.weights"),
         Binding("ctrl+f", "screen.filters", "Filters", id="query.filters"),
         Binding("ctrl+t", "screen.toggle_window", "Window", id="query.toggle_window"),
-        Binding("ctrl+r", "screen.toggle_secrets", "Reveal", show=False,
-                id="query.toggle_secrets"),
+        Binding("ctrl+r", "screen.toggle_secrets", "Reveal", show=False, id="query.toggle_secrets"),
         Binding("ctrl+n", "screen.next_match", "Next match", show=False, id="query.next_match"),
         Binding("ctrl+l", "screen.warnings", "Warnings", show=False, id="query.warnings"),
         Binding("f1", "screen.help", "Help", id="query.help"),
@@ -53,8 +51,14 @@ class QueryInput(Input):
     _paint_hold: ExitStack | None = None
     """Open while a repaint is held for results (see `hold_paint`)."""
 
-    def __init__(self, value: str = "", *, id: str | None = None,
-                 history: Path | None = None, roots: Sequence[Path] = ()) -> None:
+    def __init__(
+        self,
+        value: str = "",
+        *,
+        id: str | None = None,
+        history: Path | None = None,
+        roots: Sequence[Path] = (),
+    ) -> None:
         super().__init__(value=value, placeholder=FILTER_HINT, id=id, select_on_focus=False)
         self.history_path = history
         """Where earlier queries are kept (None: no history, e.g. tests and screenshots)."""

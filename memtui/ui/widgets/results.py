@@ -63,8 +63,9 @@ def compact_path(path: str, cells: int) -> str:
     return name
 
 
-RowKey = tuple[Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None,
-               bool, bool]
+RowKey = tuple[
+    Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None, bool, bool
+]
 """Entry, rank, score, contributions, rank column width, is cursor, width, is marked (None: no
 mark gutter), is past its agent's load line (the badge), its folder is gone (dimmed). The entry
 itself, not its id: an edited entry keeps its id and must not show its old title."""
@@ -431,12 +432,19 @@ class ResultsList(ScrollView, can_focus=True):
         self._painted_rows[y] = key
         strip = self._strips.get(key)
         if strip is None:
-            segments = self.row_segments(self.hits[index], width, cursor=index == self.cursor,
-                                         marked=key[7], past_load_line=key[8], gone=key[9])
+            segments = self.row_segments(
+                self.hits[index],
+                width,
+                cursor=index == self.cursor,
+                marked=key[7],
+                past_load_line=key[8],
+                gone=key[9],
+            )
             # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
             # each; done on the segments, a row costs one.
-            line = Segment.adjust_line_length(list(Segment.apply_style(segments, base)), width,
-                                              base)
+            line = Segment.adjust_line_length(
+                list(Segment.apply_style(segments, base)), width, base
+            )
             strip = Strip(list(Segment.simplify(line)), width)
             if len(self._strips) >= STRIP_CACHE_ROWS:
                 del self._strips[next(iter(self._strips))]  # the oldest
@@ -449,15 +457,32 @@ class ResultsList(ScrollView, can_focus=True):
             return None
         hit = self.hits[index]
         marked = hit.entry.id in self.marks if self._gutter() else None
-        return (hit.entry, hit.rank, hit.score, hit.contributions, self._rank_width(),
-                index == self.cursor, width, marked, hit.entry.id in self.past_load_line,
-                hit.entry.root in self.gone)
+        return (
+            hit.entry,
+            hit.rank,
+            hit.score,
+            hit.contributions,
+            self._rank_width(),
+            index == self.cursor,
+            width,
+            marked,
+            hit.entry.id in self.past_load_line,
+            hit.entry.root in self.gone,
+        )
 
     def _rank_width(self) -> int:
         return max(2, len(str(len(self.hits))))
 
-    def row_segments(self, hit: Hit, width: int, *, cursor: bool, marked: bool | None = None,
-                     past_load_line: bool = False, gone: bool = False) -> list[Segment]:
+    def row_segments(
+        self,
+        hit: Hit,
+        width: int,
+        *,
+        cursor: bool,
+        marked: bool | None = None,
+        past_load_line: bool = False,
+        gone: bool = False,
+    ) -> list[Segment]:
         """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
 
         `marked` None leaves out the mark gutter (nothing is marked); `past_load_line` puts the
@@ -505,8 +530,13 @@ class ResultsList(ScrollView, can_focus=True):
         path_width = path_column_width(room) if show_meta else 0
         title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
         tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
-        title_width = max(4, title_width - len(tag) - (BADGE_CELLS if past_load_line else 0)
-                          - (gone_glyph.GLYPH_CELLS if gone else 0))
+        title_width = max(
+            4,
+            title_width
+            - len(tag)
+            - (BADGE_CELLS if past_load_line else 0)
+            - (gone_glyph.GLYPH_CELLS if gone else 0),
+        )
         pieces = title_pieces(display_title(entry))
         suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
         title_cells = sum(cell_len(text) for text, _ in pieces)
@@ -514,8 +544,8 @@ class ResultsList(ScrollView, can_focus=True):
             pieces, suffix = fit_pieces(pieces, title_width), ""
             title_cells = title_width
         suffix = fit(suffix, title_width - title_cells)
-        title_style = style("results--title") + Style(bold=True) if cursor else style(
-            "results--title"
+        title_style = (
+            style("results--title") + Style(bold=True) if cursor else style("results--title")
         )
         if tag:
             add(tag, style("results--path"))
