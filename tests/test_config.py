@@ -159,3 +159,15 @@ def test_keymap_table_remaps_binding_ids() -> None:
 def test_keymap_with_a_non_string_value_names_the_key() -> None:
     with pytest.raises(ConfigError, match=r"keymap\.pane\.edit"):
         parse_config({"keymap": {"pane.edit": 3}})
+
+
+def test_the_first_problem_reported_does_not_depend_on_the_files_key_order() -> None:
+    """Keys are checked in one fixed order, so two bad keys give the same message either way."""
+    bad_theme_first = {"theme": "", "days": -1}
+    bad_days_first = {"days": -1, "theme": ""}
+    messages = []
+    for raw in (bad_theme_first, bad_days_first):
+        with pytest.raises(ConfigError) as caught:
+            parse_config(raw)
+        messages.append(str(caught.value))
+    assert messages == ["config: days: expected a whole number >= 0, got -1"] * 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -95,102 +96,90 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
 
 
 def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Config, list[str]]:
-    """Validate a parsed TOML table into a Config (see load_config)."""
-    where = str(origin) if origin else "config"
-    warnings: list[str] = []
-    defaults = Config()
+    """Validate a parsed TOML table into a Config (see load_config).
+
+    Keys are checked in the order of `_FIELDS`, not the file's, so the first error reported for a
+    config with several problems does not depend on how the file is laid out.
+    """
+    check = _Checker(str(origin) if origin else "config")
+    for key in raw:
+        if key not in _FIELDS:
+            check.warn(f"unknown key {key!r} ignored")
     values: dict[str, Any] = {"source_path": origin}
+    for key, parse_field in _FIELDS.items():
+        if key in raw:
+            values[key] = parse_field(raw[key], check)
+    return replace(Config(), **values), check.warnings
 
-    def fail(key: str, problem: str) -> ConfigError:
-        return ConfigError(f"{where}: {key}: {problem}")
 
-    def number(key: str, value: Any, lo: float, hi: float | None = None) -> float:
+@dataclass(slots=True)
+class _Checker:
+    """Builds the messages of one config: errors and warnings that name the file and the key."""
+
+    where: str
+    warnings: list[str] = field(default_factory=list)
+
+    def fail(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.where}: {key}: {problem}")
+
+    def warn(self, note: str) -> None:
+        self.warnings.append(f"{self.where}: {note}")
+
+    def number(self, key: str, value: Any, lo: float, hi: float | None = None) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise fail(key, f"expected a number, got {type(value).__name__}")
+            raise self.fail(key, f"expected a number, got {type(value).__name__}")
         if value < lo or (hi is not None and value > hi):
             bound = f"between {lo} and {hi}" if hi is not None else f">= {lo}"
-            raise fail(key, f"must be {bound}, got {value}")
+            raise self.fail(key, f"must be {bound}, got {value}")
         return float(value)
 
-    known = {
-        "days",
-        "weights",
-        "half_life_days",
-        "evergreen_long_term",
-        "source_priority",
-        "boosts",
-        "min_score",
-        "theme",
-        "mask_secrets",
-        "keymap",
-        "health",
-        "cache",
-    }
-    for key in raw:
-        if key not in known:
-            warnings.append(f"{where}: unknown key {key!r} ignored")
+    def flag(self, key: str, value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(key, f"expected true or false, got {value!r}")
+        return value
 
-    if "days" in raw:
-        days = raw["days"]
-        if isinstance(days, bool) or not isinstance(days, int) or days < 0:
-            raise fail("days", f"expected a whole number >= 0, got {days!r}")
-        values["days"] = days
-    if "half_life_days" in raw:
-        values["half_life_days"] = number("half_life_days", raw["half_life_days"], 0.001)
-    if "min_score" in raw:
-        values["min_score"] = number("min_score", raw["min_score"], 0.0, 1.0)
-    for flag in ("evergreen_long_term", "mask_secrets", "cache"):
-        if flag in raw:
-            if not isinstance(raw[flag], bool):
-                raise fail(flag, f"expected true or false, got {raw[flag]!r}")
-            values[flag] = raw[flag]
-    if "theme" in raw:
-        if not isinstance(raw["theme"], str) or not raw["theme"].strip():
-            raise fail("theme", "expected a theme name")
-        values["theme"] = raw["theme"].strip()
 
-    if "weights" in raw:
-        table = raw["weights"]
-        if not isinstance(table, dict):
-            raise fail("weights", "expected a table like [weights] relevance = 0.7")
-        weights = dict(defaults.weights)
-        for name, value in table.items():
-            if name not in FACTOR_NAMES:
-                warnings.append(f"{where}: weights.{name}: unknown factor ignored")
-                continue
-            weights[name] = number(f"weights.{name}", value, 0.0)
-        try:
-            weights, note = normalise_weights(weights)
-        except ConfigError:
-            raise fail("weights", "at least one weight must be above 0") from None
-        if note:
-            warnings.append(f"{where}: weights: {note}")
-        values["weights"] = weights
+def _parse_days(value: Any, check: _Checker) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise check.fail("days", f"expected a whole number >= 0, got {value!r}")
+    return value
 
-    if "source_priority" in raw:
-        table = raw["source_priority"]
-        if not isinstance(table, dict):
-            raise fail("source_priority", "expected a table like [source_priority] daily = 50")
-        priority = dict(defaults.source_priority)
-        for name, value in table.items():
-            if name not in SOURCE_NAMES:
-                warnings.append(f"{where}: source_priority.{name}: unknown source ignored")
-                continue
-            priority[name] = int(number(f"source_priority.{name}", value, 0, 100))
-        values["source_priority"] = priority
 
-    if "keymap" in raw:
-        values["keymap"] = _parse_keymap(raw["keymap"], fail)
+def _parse_theme(value: Any, check: _Checker) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise check.fail("theme", "expected a theme name")
+    return value.strip()
 
-    if "boosts" in raw:
-        values["boosts"] = _parse_boosts(raw["boosts"], fail)
 
-    if "health" in raw:
-        values["health"] = parse_health(
-            raw["health"], fail, lambda note: warnings.append(f"{where}: {note}")
-        )
+def _parse_weights(table: Any, check: _Checker) -> dict[str, float]:
+    """`[weights]`: unknown factors are warned about; the weights are scaled to sum to 1."""
+    if not isinstance(table, dict):
+        raise check.fail("weights", "expected a table like [weights] relevance = 0.7")
+    weights = dict(Config().weights)
+    for name, value in table.items():
+        if name not in FACTOR_NAMES:
+            check.warn(f"weights.{name}: unknown factor ignored")
+            continue
+        weights[name] = check.number(f"weights.{name}", value, 0.0)
+    try:
+        weights, note = normalise_weights(weights)
+    except ConfigError:
+        raise check.fail("weights", "at least one weight must be above 0") from None
+    if note:
+        check.warn(f"weights: {note}")
+    return weights
 
-    return replace(defaults, **values), warnings
+
+def _parse_source_priority(table: Any, check: _Checker) -> dict[str, int]:
+    if not isinstance(table, dict):
+        raise check.fail("source_priority", "expected a table like [source_priority] daily = 50")
+    priority = dict(Config().source_priority)
+    for name, value in table.items():
+        if name not in SOURCE_NAMES:
+            check.warn(f"source_priority.{name}: unknown source ignored")
+            continue
+        priority[name] = int(check.number(f"source_priority.{name}", value, 0, 100))
+    return priority
 
 
 def normalise_weights(weights: dict[str, float]) -> tuple[dict[str, float], str | None]:
@@ -207,32 +196,53 @@ def normalise_weights(weights: dict[str, float]) -> tuple[dict[str, float], str 
 MAX_BOOST_PATTERN = 200
 
 
-def _parse_boosts(table: Any, fail: Any) -> tuple[Boost, ...]:
+def _parse_boosts(table: Any, check: _Checker) -> tuple[Boost, ...]:
     """`[boosts]` maps a glob to a multiplier: `"memory/projects/*" = 1.5`, `"tag:draft" = 0.5`."""
     if not isinstance(table, dict):
-        raise fail("boosts", 'expected a table like [boosts] "MEMORY.md" = 1.5')
+        raise check.fail("boosts", 'expected a table like [boosts] "MEMORY.md" = 1.5')
     boosts = []
     for pattern, value in table.items():
         key = f"boosts.{pattern!r}"
         if not pattern or len(pattern) > MAX_BOOST_PATTERN:
-            raise fail(key, f"pattern must be 1–{MAX_BOOST_PATTERN} characters")
+            raise check.fail(key, f"pattern must be 1–{MAX_BOOST_PATTERN} characters")
         if pattern.count("*") > 8:
-            raise fail(key, "too many '*' wildcards (at most 8)")
+            raise check.fail(key, "too many '*' wildcards (at most 8)")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise fail(key, f"expected a number, got {type(value).__name__}")
+            raise check.fail(key, f"expected a number, got {type(value).__name__}")
         if not 0 <= value <= 10:
-            raise fail(key, f"multiplier must be between 0 and 10, got {value}")
+            raise check.fail(key, f"multiplier must be between 0 and 10, got {value}")
         boosts.append(Boost(pattern=pattern, factor=float(value)))
     return tuple(boosts)
 
 
-def _parse_keymap(table: Any, fail: Any) -> dict[str, str]:
+def _parse_keymap(table: Any, check: _Checker) -> dict[str, str]:
     """`[keymap]` maps a binding id (see the help screen) to comma-separated keys."""
     if not isinstance(table, dict):
-        raise fail("keymap", 'expected a table like [keymap] "pane.edit" = "E"')
+        raise check.fail("keymap", 'expected a table like [keymap] "pane.edit" = "E"')
     keymap: dict[str, str] = {}
     for binding_id, keys in table.items():
         if not isinstance(keys, str) or not keys.strip():
-            raise fail(f"keymap.{binding_id}", 'expected keys as a string, e.g. "ctrl+e,o"')
+            raise check.fail(f"keymap.{binding_id}", 'expected keys as a string, e.g. "ctrl+e,o"')
         keymap[binding_id] = keys.strip()
     return keymap
+
+
+def _parse_health(table: Any, check: _Checker) -> HealthSettings:
+    return parse_health(table, check.fail, check.warn)
+
+
+_FIELDS: dict[str, Callable[[Any, _Checker], Any]] = {
+    "days": _parse_days,
+    "half_life_days": lambda value, check: check.number("half_life_days", value, 0.001),
+    "min_score": lambda value, check: check.number("min_score", value, 0.0, 1.0),
+    "evergreen_long_term": lambda value, check: check.flag("evergreen_long_term", value),
+    "mask_secrets": lambda value, check: check.flag("mask_secrets", value),
+    "cache": lambda value, check: check.flag("cache", value),
+    "theme": _parse_theme,
+    "weights": _parse_weights,
+    "source_priority": _parse_source_priority,
+    "keymap": _parse_keymap,
+    "boosts": _parse_boosts,
+    "health": _parse_health,
+}
+"""Each top-level key and the function that validates its value, in the order they are checked."""
