@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from memtui.core.model import Source
 from memtui.core.search.tokenize import phrase_key, tokens
@@ -108,96 +108,110 @@ def parse_query(text: str) -> Query:
     """Parse a query string; raises QueryError for input the user must fix."""
     if len(text) > MAX_QUERY_CHARS:
         raise QueryError(f"query is {len(text):,} characters; the limit is {MAX_QUERY_CHARS:,}")
-    terms: list[str] = []
-    phrases: list[str] = []
-    phrase_tokens: list[tuple[str, ...]] = []
-    excluded_terms: list[str] = []
-    excluded_phrases: list[str] = []
-    sources: set[Source] = set()
-    path_globs: list[str] = []
-    tag_globs: list[str] = []
-    root_globs: list[str] = []
-    after: dt.date | None = None
-    before: dt.date | None = None
-    notes: list[str] = []
-
-    def add_terms(piece: str) -> None:
-        for token in tokens(piece, query=True):
-            if token not in terms:
-                terms.append(token)
-
-    def exclude(piece: str) -> None:
-        piece_tokens = tokens(piece, query=True)
-        if len(piece_tokens) == 1:
-            excluded_terms.append(piece_tokens[0])
-        elif piece_tokens:
-            excluded_phrases.append(phrase_key(piece))
-
+    parts = _QueryParts()
     for match in _PIECE.finditer(text):
         negated_phrase, phrase, negated_open, open_phrase, word = match.groups()
         if phrase is not None:
-            if negated_phrase:
-                exclude(phrase)
-            elif key := phrase_key(phrase):
-                if len(key.split(" ")) == 1 and len(tokens(phrase, query=True)) == 1:
-                    add_terms(phrase)
-                elif key not in phrases:
-                    phrases.append(key)
-                    phrase_tokens.append(tuple(tokens(phrase, query=True)))
-            continue
-        if open_phrase is not None:
+            parts.add_phrase(phrase, negated=bool(negated_phrase))
+        elif open_phrase is not None:
             if not negated_open:
-                add_terms(open_phrase)
-            continue
-        if word.startswith("-"):
-            exclude(word[1:])
-            continue
-        filter_match = _FILTER.match(word)
-        if filter_match is None:
-            add_terms(word)
-            continue
-        name, value = filter_match.group(1).casefold(), filter_match.group(2)
-        if name not in FILTER_NAMES:
-            notes.append(f"unknown filter {name}: searched as words")
-            add_terms(word)
-        elif not value:
-            continue
-        elif name == "source":
-            sources.add(_parse_source(value))
-        elif name in ("role", "file"):
-            path_globs.append(_as_glob(value))
-        elif name == "tag":
-            tag_globs.append(_as_glob(value.lstrip("#"), contains=False))
-        elif name == "root":
-            root_globs.append(_as_glob(value))
-        elif name == "after":
-            after = _parse_date(name, value)
+                parts.add_terms(open_phrase)
+        elif word.startswith("-"):
+            parts.exclude(word[1:])
+        elif filter_match := _FILTER.match(word):
+            parts.add_filter(filter_match.group(1).casefold(), filter_match.group(2), word)
         else:
-            before = _parse_date(name, value)
+            parts.add_terms(word)
+    return parts.query(text)
 
-    ends_open = bool(text) and not text[-1].isspace() and not text.rstrip().endswith('"')
-    last_piece = text.split()[-1] if text.split() else ""
-    prefix_term = None
-    if ends_open and terms and not last_piece.startswith("-") and ":" not in last_piece:
-        last_tokens = tokens(last_piece, query=True)
-        if last_tokens and last_tokens[-1] == terms[-1]:
-            prefix_term = terms[-1]
-    return Query(
-        text=text,
-        terms=tuple(terms),
-        prefix_term=prefix_term,
-        phrases=tuple(phrases),
-        phrase_tokens=tuple(phrase_tokens),
-        excluded_terms=tuple(excluded_terms),
-        excluded_phrases=tuple(excluded_phrases),
-        sources=frozenset(sources),
-        path_globs=tuple(path_globs),
-        tag_globs=tuple(tag_globs),
-        root_globs=tuple(root_globs),
-        after=after,
-        before=before,
-        notes=tuple(notes),
-    )
+
+@dataclass(slots=True)
+class _QueryParts:
+    """What parse_query has read so far, piece by piece, before it is frozen into a Query."""
+
+    terms: list[str] = field(default_factory=list)
+    phrases: list[str] = field(default_factory=list)
+    phrase_tokens: list[tuple[str, ...]] = field(default_factory=list)
+    excluded_terms: list[str] = field(default_factory=list)
+    excluded_phrases: list[str] = field(default_factory=list)
+    sources: set[Source] = field(default_factory=set)
+    path_globs: list[str] = field(default_factory=list)
+    tag_globs: list[str] = field(default_factory=list)
+    root_globs: list[str] = field(default_factory=list)
+    after: dt.date | None = None
+    before: dt.date | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def add_terms(self, piece: str) -> None:
+        for token in tokens(piece, query=True):
+            if token not in self.terms:
+                self.terms.append(token)
+
+    def exclude(self, piece: str) -> None:
+        piece_tokens = tokens(piece, query=True)
+        if len(piece_tokens) == 1:
+            self.excluded_terms.append(piece_tokens[0])
+        elif piece_tokens:
+            self.excluded_phrases.append(phrase_key(piece))
+
+    def add_phrase(self, phrase: str, *, negated: bool) -> None:
+        """A closed quote: excluded, required, or a plain term when it holds a single word."""
+        if negated:
+            self.exclude(phrase)
+        elif key := phrase_key(phrase):
+            if len(key.split(" ")) == 1 and len(tokens(phrase, query=True)) == 1:
+                self.add_terms(phrase)
+            elif key not in self.phrases:
+                self.phrases.append(key)
+                self.phrase_tokens.append(tuple(tokens(phrase, query=True)))
+
+    def add_filter(self, name: str, value: str, word: str) -> None:
+        """`name:value`; an unknown name is searched as words, an empty value is ignored."""
+        if name not in FILTER_NAMES:
+            self.notes.append(f"unknown filter {name}: searched as words")
+            self.add_terms(word)
+        elif not value:
+            return
+        elif name == "source":
+            self.sources.add(_parse_source(value))
+        elif name in ("role", "file"):
+            self.path_globs.append(_as_glob(value))
+        elif name == "tag":
+            self.tag_globs.append(_as_glob(value.lstrip("#"), contains=False))
+        elif name == "root":
+            self.root_globs.append(_as_glob(value))
+        elif name == "after":
+            self.after = _parse_date(name, value)
+        else:
+            self.before = _parse_date(name, value)
+
+    def prefix_term(self, text: str) -> str | None:
+        """The last term, when the query ends in it with no space after (it is being typed)."""
+        ends_open = bool(text) and not text[-1].isspace() and not text.rstrip().endswith('"')
+        last_piece = text.split()[-1] if text.split() else ""
+        if ends_open and self.terms and not last_piece.startswith("-") and ":" not in last_piece:
+            last_tokens = tokens(last_piece, query=True)
+            if last_tokens and last_tokens[-1] == self.terms[-1]:
+                return self.terms[-1]
+        return None
+
+    def query(self, text: str) -> Query:
+        return Query(
+            text=text,
+            terms=tuple(self.terms),
+            prefix_term=self.prefix_term(text),
+            phrases=tuple(self.phrases),
+            phrase_tokens=tuple(self.phrase_tokens),
+            excluded_terms=tuple(self.excluded_terms),
+            excluded_phrases=tuple(self.excluded_phrases),
+            sources=frozenset(self.sources),
+            path_globs=tuple(self.path_globs),
+            tag_globs=tuple(self.tag_globs),
+            root_globs=tuple(self.root_globs),
+            after=self.after,
+            before=self.before,
+            notes=tuple(self.notes),
+        )
 
 
 def _parse_source(value: str) -> Source:
