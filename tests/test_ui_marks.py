@@ -29,7 +29,8 @@ from memtui.bench import hostile
 from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
-from memtui.ui.widgets.results import MARK_GLYPH, ResultsList
+from memtui.ui.widgets.result_row import MARK_GLYPH
+from memtui.ui.widgets.results import ResultsList
 
 OSC52 = re.compile("\x1b\\]52;c;([A-Za-z0-9+/=]*)\x07")
 SECRET = "sk-live-" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4"

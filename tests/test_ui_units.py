@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast, overload
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.segment import Segment
 from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
@@ -23,7 +24,9 @@ from memtui.ui.filters import QueryFilters, split_query, with_filters
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
-from memtui.ui.widgets.results import ResultsList, compact_path, path_column_width
+from memtui.ui.widgets import result_row
+from memtui.ui.widgets import results as results_module
+from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine
@@ -170,26 +173,6 @@ def test_time_only_titles_show_the_first_words_of_the_body(
     assert display_title(make_entry(1, title, body)) == shown
 
 
-@pytest.mark.parametrize(
-    ("path", "cells", "shown"),
-    [
-        ("memory/2026-11-21.md", 24, "memory/2026-11-21.md"),
-        ("a/very/deep/folder/notes.md", 24, "folder/notes.md"),
-        ("a/very/deep/long-folder-name/notes.md", 16, "notes.md"),
-        ("MEMORY.md", 24, "MEMORY.md"),
-    ],
-)
-def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(
-    path: str, cells: int, shown: str
-) -> None:
-    assert compact_path(path, cells) == shown
-
-
-def test_narrow_rows_drop_the_path_column_before_the_title() -> None:
-    assert path_column_width(40) == 0
-    assert 0 < path_column_width(100) <= 100 // 4
-
-
 @pytest.mark.parametrize(("fraction", "expected"), [(0, "    "), (1, "████"), (0.5, "██  ")])
 def test_bar(fraction: float, expected: str) -> None:
     assert bar(fraction, 4) == expected
@@ -212,7 +195,9 @@ def test_change_notice_names_files_and_counts() -> None:
     assert change_notice(ChangeSet()) is None
 
 
-async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: Path) -> None:
+async def test_results_list_renders_only_visible_rows_of_a_huge_list(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """50,000 hits: set_hits and a repaint touch only what is on screen."""
     built: list[int] = []
 
@@ -244,16 +229,16 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(tmp_path: P
             yield ResultsList(id="results")
 
     rendered: list[int] = []
-    original = ResultsList.row_segments
+    original = result_row.row_segments
 
-    def counting(self: ResultsList, hit: object, width: int, **options: bool | None) -> object:
+    def counting(hit: Hit, width: int, **options: Any) -> list[Segment]:
         rendered.append(1)
-        return original(self, hit, width, **options)  # type: ignore[arg-type]
+        return original(hit, width, **options)
 
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:
         results = app.query_one(ResultsList)
-        results.row_segments = counting.__get__(results)  # type: ignore[method-assign]
+        monkeypatch.setattr(results_module, "row_segments", counting)
         results.set_hits(hits, keep_id="e400")
         await pilot.pause()
         assert results.selected is not None and results.selected.entry.id == "e400"

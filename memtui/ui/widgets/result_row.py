@@ -1,0 +1,159 @@
+"""One row of the ranked list as styled segments: a pure function of the hit, the width and
+the styles, so its layout is tested without a widget, an app or a terminal.
+
+The list (`widgets/results.py`) keeps the cursor, the caches and the styles; this module owns
+what a row shows and where: mark gutter, rank, score, stacked factor bar, title, date, source
+badge, path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+
+from memtui.core.cite import date_label
+from memtui.core.model import Hit, Source
+from memtui.core.sanitize import one_line
+from memtui.ui import gone as gone_glyph
+from memtui.ui import widths
+from memtui.ui.load_line import BADGE, BADGE_CELLS
+from memtui.ui.render import BAR_CELLS, SOURCE_LABEL, display_title, stacked_cells
+from memtui.ui.titles import fit_pieces, title_pieces
+
+MARK_GLYPH = "✓"
+"""The mark gutter's sign for a marked row: a glyph, so a mark reads without colour too."""
+
+ROOT_TAG_CELLS = 8
+"""With several memory folders open, each row starts its title with this much of its label."""
+
+TITLE_FIRST_CELLS = 28
+"""The date and source columns (then the path) appear only when the title keeps this much room:
+a narrow list drops them before it cuts titles. One threshold per width, so columns align."""
+
+FULL_BAR_WIDTH = 50
+"""A list narrower than this draws its score bars at half length (same scale: a full bar is a
+score of 1), leaving the room to the title."""
+
+StyleOf = Callable[[str], Style]
+"""A component class name (`results--title`) -> its style, as the list's CSS resolves it."""
+
+
+def fit(text: str, cells: int) -> str:
+    """`text` padded or cut (with an ellipsis) to exactly `cells` terminal cells."""
+    if cells <= 0:
+        return ""
+    if cell_len(text) > cells:
+        return set_cell_size(text, cells - 1) + "…"
+    return set_cell_size(text, cells)
+
+
+def path_column_width(room: int) -> int:
+    """Cells for the path column given the row's free room; 0 hides it (the title comes first)."""
+    if room < 64:
+        return 0
+    return min(24, room // 4)
+
+
+def compact_path(path: str, cells: int) -> str:
+    """The file name, with its parent folder in front when both fit in `cells`."""
+    parts = one_line(path, widths.RAW).replace("\\", "/").rsplit("/", 2)
+    name = parts[-1]
+    if len(parts) >= 2 and parts[-2]:
+        with_parent = f"{parts[-2]}/{name}"
+        if cell_len(with_parent) <= cells:
+            return with_parent
+    return name
+
+
+def row_segments(
+    hit: Hit,
+    width: int,
+    *,
+    rank_width: int,
+    style: StyleOf,
+    cursor_style: Style | None = None,
+    marked: bool | None = None,
+    past_load_line: bool = False,
+    gone: bool = False,
+) -> list[Segment]:
+    """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
+
+    `cursor_style` is the cursor's style on the cursor row (None on every other row);
+    `marked` None leaves out the mark gutter (nothing is marked); `past_load_line` puts the
+    load-line badge before the title, in the title's own room (the columns stay put);
+    `gone` (its folder is gone) dims the row and puts the gone glyph there too.
+
+    Built as segments directly (no Rich layout pass): this runs for every visible row on
+    every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
+    """
+    cursor = cursor_style is not None
+    base = cursor_style or Style()
+    base_colour = Style(color=base.color)
+    dimmed = style("results--gone") if gone else None
+    segments: list[Segment] = []
+
+    def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+        """On the cursor row text takes the cursor's colour (the theme keeps that readable
+        on the cursor's background); a `drawing` (the bar) keeps its own. A gone folder's
+        row is dimmed: its text in the dimmed colour, its bar faint."""
+        if dimmed is not None and not cursor:
+            piece_style += Style(dim=True) if drawing else dimmed
+        if cursor:
+            piece_style = base + piece_style + (Style() if drawing else base_colour)
+        segments.append(Segment(text, piece_style))
+
+    entry = hit.entry
+    gutter = 0 if marked is None else 2
+    if marked is not None:
+        add(f"{MARK_GLYPH if marked else ' '} ", style("results--mark"))
+    add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
+    add(f"{hit.score:.2f} ", style("results--score"))
+    bar_cells = BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
+    used = 0
+    for name, cells in stacked_cells(hit.contributions, bar_cells):
+        add("▆" * cells, style(f"results--{name}"), drawing=True)
+        used += cells
+    add("▆" * (bar_cells - used) + " ", style("results--bar-empty"), drawing=True)
+    fixed = gutter + rank_width + 1 + 5 + bar_cells + 1
+    date = date_label(entry)[:10].ljust(10)
+    badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
+    meta_width = len(date) + 1 + len(badge) + 1
+    show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
+    room = width - fixed - (meta_width if show_meta else 0)
+    path_width = path_column_width(room) if show_meta else 0
+    title_width = max(4, room - (path_width + 1 if path_width else 0) - 1)
+    tag = fit(entry.root, ROOT_TAG_CELLS) + " " if entry.root else ""
+    title_width = max(
+        4,
+        title_width
+        - len(tag)
+        - (BADGE_CELLS if past_load_line else 0)
+        - (gone_glyph.GLYPH_CELLS if gone else 0),
+    )
+    pieces = title_pieces(display_title(entry))
+    suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
+    title_cells = sum(cell_len(text) for text, _ in pieces)
+    if title_cells >= title_width:
+        pieces, suffix = fit_pieces(pieces, title_width), ""
+        title_cells = title_width
+    suffix = fit(suffix, title_width - title_cells)
+    title_style = style("results--title") + Style(bold=True) if cursor else style("results--title")
+    if tag:
+        add(tag, style("results--path"))
+    if gone:
+        add(f"{gone_glyph.GLYPH:<{gone_glyph.GLYPH_CELLS}}", style("results--gone"))
+    if past_load_line:
+        add(f"{BADGE:<{BADGE_CELLS}}", style("results--load-line"))
+    for text, code in pieces:
+        add(text, title_style + style("results--code") if code else title_style)
+    add(suffix + " ", style("results--path"))
+    if show_meta:
+        add(date + " ", style("results--date"))
+        source_class = entry.source.value if isinstance(entry.source, Source) else "note"
+        add(badge + " ", style(f"results--{source_class}"))
+    if path_width:
+        add(fit(compact_path(entry.path, path_width), path_width), style("results--path"))
+    return segments

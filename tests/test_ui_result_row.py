@@ -1,0 +1,142 @@
+"""One list row, laid out by the pure `row_segments`: no app, no widget, no terminal."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from ui_fakes import make_entry, make_hit
+
+from memtui.core.model import Hit
+from memtui.ui.load_line import BADGE
+from memtui.ui.widgets.result_row import (
+    MARK_GLYPH,
+    TITLE_FIRST_CELLS,
+    compact_path,
+    path_column_width,
+    row_segments,
+)
+
+STYLES = {
+    "results--title": Style(color="white"),
+    "results--code": Style(color="cyan"),
+    "results--score": Style(color="yellow"),
+    "results--gone": Style(color="grey50"),
+}
+
+
+def style_of(name: str) -> Style:
+    return STYLES.get(name, Style())
+
+
+def text(segments: list[Segment]) -> str:
+    return "".join(segment.text for segment in segments)
+
+
+def row(hit: Hit, width: int, **options: object) -> str:
+    return text(row_segments(hit, width, rank_width=2, style=style_of, **options))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("path", "cells", "shown"),
+    [
+        ("memory/2026-11-21.md", 24, "memory/2026-11-21.md"),
+        ("a/very/deep/folder/notes.md", 24, "folder/notes.md"),
+        ("a/very/deep/long-folder-name/notes.md", 16, "notes.md"),
+        ("MEMORY.md", 24, "MEMORY.md"),
+    ],
+)
+def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(
+    path: str, cells: int, shown: str
+) -> None:
+    assert compact_path(path, cells) == shown
+
+
+def test_narrow_rows_drop_the_path_column_before_the_title() -> None:
+    assert path_column_width(40) == 0
+    assert 0 < path_column_width(100) <= 100 // 4
+
+
+def test_a_wide_row_shows_rank_score_title_date_source_and_path() -> None:
+    hit = make_hit(3, make_entry(0, "Deploy the `api` service", "body"), score=0.42)
+    shown = row(hit, 120)
+    assert shown.startswith(" 3 0.42 ")
+    assert "Deploy the api service" in shown  # backticks dropped, the code span styled
+    assert "2026-11-01" in shown and "daily" in shown
+    assert shown.rstrip().endswith("memory/2026-11-01.md")
+
+
+def test_a_narrow_row_drops_the_date_and_source_before_it_cuts_the_title() -> None:
+    hit = make_hit(1, make_entry(0, "A title of moderate length here", "body"))
+    shown = row(hit, 50)
+    assert "daily" not in shown
+    assert "A title of moderate length here" in shown
+
+
+def test_a_code_span_in_the_title_takes_the_code_style() -> None:
+    hit = make_hit(1, make_entry(0, "Use `uv run`", "body"))
+    segments = row_segments(hit, 100, rank_width=2, style=style_of)
+    code = [segment for segment in segments if segment.text == "uv run"]
+    assert code and code[0].style is not None and code[0].style.color == Style(color="cyan").color
+
+
+def test_the_cursor_row_takes_the_cursor_colour_and_a_bold_title() -> None:
+    hit = make_hit(1, make_entry(0, "Title", "body"))
+    cursor = Style(color="black", bgcolor="green")
+    segments = row_segments(hit, 100, rank_width=2, style=style_of, cursor_style=cursor)
+    title = next(segment for segment in segments if segment.text == "Title")
+    assert title.style is not None and title.style.bold and title.style.bgcolor == cursor.bgcolor
+    assert title.style.color == cursor.color
+
+
+def test_the_mark_gutter_appears_only_when_asked_and_shows_the_glyph() -> None:
+    hit = make_hit(1, make_entry(0, "Title", "body"))
+    assert row(hit, 80).startswith(" 1 ")
+    assert row(hit, 80, marked=True).startswith(f"{MARK_GLYPH}  1 ")
+    assert row(hit, 80, marked=False).startswith("   1 ")
+
+
+def test_badges_take_the_titles_room_and_the_columns_stay_put() -> None:
+    hit = make_hit(1, make_entry(0, "Title", "body"))
+    plain, badged = row(hit, 120), row(hit, 120, past_load_line=True)
+    assert BADGE in badged
+    assert plain.index("2026-11-01") == badged.index("2026-11-01")
+
+
+def test_a_gone_folder_dims_the_row() -> None:
+    hit = make_hit(1, make_entry(0, "Title", "body"))
+    segments = row_segments(hit, 100, rank_width=2, style=style_of, gone=True)
+    title = next(segment for segment in segments if segment.text == "Title")
+    assert title.style is not None and title.style.color == STYLES["results--gone"].color
+
+
+def test_the_title_keeps_its_room_before_the_meta_columns_appear() -> None:
+    """At the narrowest width that shows the date, the title still has TITLE_FIRST_CELLS."""
+    hit = make_hit(1, make_entry(0, "x" * 200, "body"))
+    for width in range(30, 140):
+        shown = row(hit, width)
+        if "2026-11-01" in shown:
+            # the title, its ellipsis and the space before the date
+            assert shown.count("x") + 2 >= TITLE_FIRST_CELLS
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    title=st.text(min_size=1, max_size=80).filter(lambda t: t.strip()),
+    width=st.integers(min_value=36, max_value=240),  # the list's min-width
+    marked=st.sampled_from([None, True, False]),
+    past_load_line=st.booleans(),
+    gone=st.booleans(),
+    root=st.sampled_from(["", "work", "a-very-long-root-label"]),
+)
+def test_a_row_never_runs_past_its_width(
+    title: str, width: int, marked: bool | None, past_load_line: bool, gone: bool, root: str
+) -> None:
+    """Whatever the title (wide CJK, control characters, backticks), a row fits its width:
+    the list crops nothing that a row meant to show."""
+    hit = make_hit(9, make_entry(0, title, "body", root=root))
+    shown = row(hit, width, marked=marked, past_load_line=past_load_line, gone=gone)
+    assert cell_len(shown) <= width
