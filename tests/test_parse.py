@@ -8,15 +8,10 @@ import layouts
 import pytest
 
 from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.reading.file_kind import classify
 from memtui.core.reading.frontmatter import MAX_FRONTMATTER_BYTES, nesting_depth, read_frontmatter
-from memtui.core.reading.parse import (
-    LARGE_SECTION_LINES,
-    MAX_HEADING_CHARS,
-    MAX_SECTIONS,
-    classify,
-    entry_id,
-    parse_file,
-)
+from memtui.core.reading.parse import LARGE_SECTION_LINES, MAX_SECTIONS, entry_id, parse_file
+from memtui.core.reading.structure import MAX_HEADING_CHARS
 from memtui.core.reading.text import decode
 
 Row = tuple[str, int, int, str | None]

@@ -15,7 +15,7 @@ from rich.console import Console, JustifyMethod
 from rich.style import Style
 from rich.text import Text
 
-from memtui.core.reading.parse import TABLE_DELIMITER
+from memtui.core.reading.structure import TABLE_DELIMITER
 
 MAX_TABLE_COLUMNS = 24
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")

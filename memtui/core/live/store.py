@@ -28,7 +28,8 @@ from pathlib import Path
 from memtui.core.cache.records import CachedFile
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
-from memtui.core.reading.parse import FileKind, classify, count_entries
+from memtui.core.reading.file_kind import FileKind, classify
+from memtui.core.reading.parse import count_entries
 from memtui.core.reading.walk import (
     MAX_FILES,
     Scan,

@@ -1,21 +1,14 @@
 """Decoded text of one memory file -> its entries, exactly as a user reads their own memory.
 
 One Markdown-aware routine serves every layout (the README section "Memory layouts it reads"
-lists them). Decisions:
+lists them). What the path says is `file_kind`, the Markdown structure `structure`, dates
+`dates` and titles of heading-less blocks `titles`; this module cuts the file into entries:
 
-* **Source.** Any `MEMORY.md`/`memory.md` is long-term (Claude Code keeps it in `.claude/memory/`,
-  templates in sub-folders). Daily notes are named by day — `YYYY-MM-DD[-slug]`,
-  `YYYY_MM_DD[_slug]`, `YYYYMMDD` (picoclaw's `YYYYMM/YYYYMMDD.md`) — anywhere under the root;
-  `HISTORY.md` is daily too. Everything else is a note. A Basic Memory note named
-  `2026-04-17 - some title.md` is a *dated note*, not a daily note: it is a curated topic the user
-  expects to keep seeing, so it gets the filename date but is never hidden by the window.
-* **Role** is the file stem of notes (`activeContext`, `shared`, `build` …), None otherwise.
-* **Structure.** ATX headings outside fenced code split the file (`\\##`, `#tag` and `#` lines
-  inside fences are not headings; closing `#`s are trimmed). The first heading is the file's
-  *title* when it is an H1 on the first content line; it is not an entry. The split level is the
-  shallowest heading level after the title, ignoring later H1s — so an H1 pasted mid-file (LLM
-  output in a transcript) starts a new entry without swallowing the H2 sections around it.
-  Deeper headings stay inside their entry; `heading_path` keeps the whole chain.
+* **Title.** The first heading is the file's *title* when it is an H1 on the first content line;
+  it is not an entry. The split level is the shallowest heading level after the title, ignoring
+  later H1s — so an H1 pasted mid-file (LLM output in a transcript) starts a new entry without
+  swallowing the H2 sections around it. Deeper headings stay inside their entry; `heading_path`
+  keeps the whole chain.
 * **Text before the first split heading** (the preamble) becomes an entry when it has content,
   titled by the file title. A file without split headings is one entry — or, for daily notes,
   one entry per `---`-separated block; `HISTORY.md` (or a heading-less file that opens with a
@@ -30,11 +23,6 @@ lists them). Decisions:
   holding sixteen `### Decision` logs is sixteen things to find, not one.
 * **Ranges.** Each entry runs from its heading to the line before the next split heading, minus
   trailing blank lines and `---` rules. Ranges are 1-based, inclusive, in the original file.
-* **Dates.** A daily note's day is its filename (headings there only give the time of day:
-  `## 09:14:00 UTC`, `(20:28 UTC)`, a `- 时间：09:23` line, else the session time in the file
-  name `-1425` or in its `# Session: … 08:23:00 UTC` title). Elsewhere an entry is dated by a date
-  in its heading, else a timestamp first line (`_2026-11-02 14:30_`, `* [2025-04-01 17:54:50] …`),
-  else frontmatter `date`/`created`, else a dated filename. Impossible dates are ignored.
 * **Limits.** Headings are capped at 300 characters and a file at 5,000 entries (the rest is
   folded into the last one, with a warning). All display text passes through `sanitize.visible`.
 """
@@ -42,80 +30,27 @@ lists them). Decisions:
 from __future__ import annotations
 
 import bisect
-import datetime as dt
-import functools
 import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.model import Entry, Source
+from memtui.core.reading.dates import (
+    BRACKET_STAMP,
+    FileDating,
+    When,
+    frontmatter_when,
+    heading_time,
+)
+from memtui.core.reading.file_kind import classify, stem
 from memtui.core.reading.frontmatter import Frontmatter, read_frontmatter
+from memtui.core.reading.structure import Heading, Structure, scan
+from memtui.core.reading.titles import capped, clean_title, derived_title, summarised
 from memtui.core.sanitize import visible
 
 MAX_SECTIONS = 5000
-MAX_HEADING_CHARS = 300
-MAX_DERIVED_TITLE_CHARS = 80
 LARGE_SECTION_LINES = 150
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-
-_STRUCTURE = re.compile(  # matched against "\n" + text: a literal first char is fast to find
-    r"\n(?:"
-    r"(?P<heading> {0,3}(?P<hashes>#{1,6})(?P<heading_text>(?:[ \t][^\n]*)?))"
-    r"|(?P<fence>[ \t]*(?:`{3,}|~{3,})[^\n]*)"
-    r"|(?P<rule> {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,}))"
-    r"|(?P<bracket>\[\d{4}-\d{2}-\d{2}[^\n]*)"
-    r")(?=\n|\Z)"
-)
-_CLOSING_HASHES = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
-_FENCE_OPEN = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
-_DATE_IN_TEXT = re.compile(
-    r"(?<!\d)(\d{4})([-./])(\d{2})\2(\d{2})(?!\d)|(\d{4})年(\d{1,2})月(\d{1,2})日"
-)
-_TIME_IN_TEXT = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?(?![\d:])")
-_TIMESTAMP_LINE = re.compile(
-    r"[\s>*_\-]*\[?(\d{4})-(\d{2})-(\d{2})(?:[ T]([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?)?"
-)
-_TIME_LINE = re.compile(
-    r"\s*(?:[-*+]\s*)?(?:\*\*)?(?:时间|時間|time|Time|TIME)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
-    r"([01]?\d|2[0-3]):([0-5]\d)"
-)
-_BRACKET = re.compile(r"\[(\d{4})-(\d{2})-(\d{2})(?:[ T]([01]?\d|2[0-3]):([0-5]\d))?[^\]\n]*\]?")
-_TITLE_MARKERS = re.compile(r"^(?:[#>\\\s]|[-*+](?=\s)|\d+[.)]\s)+")
-"""Block markers before a derived title: headings, quotes, bullets, numbers, escapes."""
-_EMPHASIS = re.compile(
-    r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![*\w])\*(?=[^\s*])(.+?)(?<=[^\s*])\*(?![*\w])"
-    r"|(?<![_\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![_\w])"
-)
-"""Bold and italic pairs, unwrapped in a derived title (`**SEALED** — …` → `SEALED — …`).
-Backticks stay: `code` is shown as code."""
-_CODE_SPAN = re.compile(r"(`+[^`]*`+)")
-_RULE_LINE = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})")
-TABLE_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
-"""A Markdown table's delimiter row (`|---|:--:|`); the UI's renderer uses it too, so what is a
-table for a title is a table on screen."""
-_DAILY_DASH = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-_.]([\w.-]*))?")
-_DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-]([\w.-]*))?")
-_DAILY_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
-_DATED_NOTE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\s")
-_HHMM = re.compile(r"([01]\d|2[0-3])([0-5]\d)")
-_CYCLE_STAMP = re.compile(
-    r"^\[?\d{4}-\d{2}-\d{2}[^\]\s]*(?:\s\d{1,2}:\d{2}(?::\d{2})?)?\]?\s*[-–—:]?\s*"
-)
-
-
-@dataclass(frozen=True, slots=True)
-class FileKind:
-    """What a file's path alone says: source, role, filename date/time, history layout."""
-
-    source: Source
-    role: str | None = None
-    date: dt.date | None = None
-    time: dt.time | None = None
-    history: bool = False
-    warning: str | None = None
-    """Why the name looks dated but gives no date (e.g. `2026-02-30.md`), for every entry."""
-
 
 _ASCII_CONTROLS = tuple(chr(code) for code in (*range(0x09), *range(0x0B, 0x20), 0x7F))
 """Every ASCII character `visible` rewrites (newline and tab are kept)."""
@@ -131,88 +66,11 @@ def _display_safe(text: str) -> str:
     return visible(text)
 
 
-def is_markdown(name: str) -> bool:
-    return name.lower().endswith(MARKDOWN_SUFFIXES)
-
-
-def _stem(name: str) -> str:
-    lower = name.lower()
-    for suffix in MARKDOWN_SUFFIXES:
-        if lower.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
-
-
-@functools.lru_cache(maxsize=1024)
-def _make_date(year: str, month: str, day: str) -> dt.date | None:
-    """Cached: a day recurs across entries, and one shared object per day saves memory."""
-    try:
-        return dt.date(int(year), int(month), int(day))
-    except ValueError:
-        return None
-
-
-def _make_time(hour: str | None, minute: str | None, second: str | None = None) -> dt.time | None:
-    if hour is None or minute is None:
-        return None
-    try:
-        return dt.time(int(hour), int(minute), int(second or 0))
-    except ValueError:
-        return None
-
-
-def classify(rel_path: str) -> FileKind:
-    """Source, role and filename date of a file, from its relative path only."""
-    name = rel_path.rsplit("/", 1)[-1]
-    stem = _stem(name)
-    lowered = stem.lower()
-    if lowered == "memory":
-        return FileKind(Source.LONG_TERM)
-    if lowered == "history":
-        return FileKind(Source.DAILY, history=True)
-    for pattern in (_DAILY_DASH, _DAILY_UNDERSCORE, _DAILY_COMPACT):
-        match = pattern.fullmatch(stem)
-        if match:
-            groups = match.groups()
-            slug = groups[3] if len(groups) > 3 else None
-            time_match = _HHMM.fullmatch(slug) if slug else None
-            file_time = _make_time(*time_match.groups()) if time_match else None
-            date = _make_date(*groups[:3])
-            return FileKind(
-                Source.DAILY,
-                date=date,
-                time=file_time,
-                warning=None if date else _impossible_date(*groups[:3]),
-            )
-    dated = _DATED_NOTE.match(stem)
-    if dated:
-        date = _make_date(*dated.groups())
-        return FileKind(
-            Source.NOTE,
-            role=stem,
-            date=date,
-            warning=None if date else _impossible_date(*dated.groups()),
-        )
-    return FileKind(Source.NOTE, role=stem)
-
-
-def _impossible_date(year: str, month: str, day: str) -> str:
-    return f"the file name's date {year}-{month}-{day} is not a real day; entries are undated"
-
-
 def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
     """Stable id: same path, heading path and occurrence of that heading path -> same id."""
     parts = (path, str(len(heading_path)), "\x1f".join(heading_path), str(occurrence))
     key = "\x00".join(parts)
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
-
-
-@dataclass(slots=True)
-class _Heading:
-    line: int
-    """0-based line index."""
-    level: int
-    text: str
 
 
 @dataclass(slots=True)
@@ -224,120 +82,14 @@ class _Segment:
     end: int
     heading_path: tuple[str, ...]
     title: str
-    heading: _Heading | None = None
+    heading: Heading | None = None
     bracket: re.Match[str] | None = None
     grouped: bool = False
     warnings: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class _Structure:
-    headings: list[_Heading]
-    rules: set[int]
-    brackets: list[int]
-
-
-def _heading_text(raw: str) -> str:
-    text = raw.strip()
-    if "#" in text:  # closing hashes are rare: skip the regex otherwise
-        text = _CLOSING_HASHES.sub("", text).strip()
-    if len(text) > MAX_HEADING_CHARS:
-        text = text[: MAX_HEADING_CHARS - 1] + "…"
-    return text
-
-
-def _scan(text: str, first_line: int) -> _Structure:
-    """One regex pass: headings, rules and bracket lines outside fenced code."""
-    headings: list[_Heading] = []
-    rules: set[int] = set()
-    brackets: list[int] = []
-    fence_char = ""
-    fence_len = 0
-    line = 0
-    last = 0
-    count = text.count
-    for match in _STRUCTURE.finditer("\n" + text):
-        position = match.start()  # == the line's start offset in `text`
-        line += count("\n", last, position)
-        last = position
-        if line < first_line:
-            continue
-        kind = match.lastgroup
-        value = match.group(kind or 0)
-        if fence_char:
-            stripped = value.strip()
-            if (
-                kind == "fence"
-                and stripped[0] == fence_char
-                and len(stripped) >= fence_len
-                and stripped == fence_char * len(stripped)
-            ):
-                fence_char = ""
-            continue
-        if kind == "fence":
-            opened = _FENCE_OPEN.match(value)
-            if opened and not (opened.group(1)[0] == "`" and "`" in opened.group(2)):
-                fence_char = opened.group(1)[0]
-                fence_len = len(opened.group(1))
-        elif kind == "heading":
-            level = len(match.group("hashes"))
-            headings.append(_Heading(line, level, _heading_text(match.group("heading_text"))))
-        elif kind == "rule":
-            rules.add(line)
-        elif kind == "bracket":
-            brackets.append(line)
-    return _Structure(headings, rules, brackets)
-
-
 def _is_blank(line: str) -> bool:
     return not line.strip()
-
-
-def _clean_title(line: str) -> str:
-    """A line as a title: block markers dropped, bold and italic unwrapped, stray `*`/`_`
-    at the ends trimmed (backticks kept, for the UI to show as code)."""
-    pieces = _CODE_SPAN.split(_TITLE_MARKERS.sub("", line))
-    unwrapped = "".join(  # odd pieces are code spans, left as they are
-        piece if index % 2 else _EMPHASIS.sub(lambda m: m[2] or m[3] or m[4], piece)
-        for index, piece in enumerate(pieces)
-    )
-    return unwrapped.strip().strip("*_").strip()
-
-
-def _is_table_line(lines: list[str], index: int, end: int) -> bool:
-    """A Markdown table's row or delimiter (`| a | b |`, `|---|:--|`, or a header row without
-    outer pipes that a delimiter row follows)."""
-    line = lines[index]
-    if "|" not in line and "-" not in line:
-        return False
-    stripped = line.strip()
-    if stripped.startswith("|") or ("|" in stripped and TABLE_DELIMITER.fullmatch(stripped)):
-        return True
-    following = lines[index + 1] if index < end else ""
-    return "|" in stripped and "|" in following and bool(TABLE_DELIMITER.fullmatch(following))
-
-
-def _derived_title(lines: list[str], start: int, end: int) -> str:
-    """A title for a heading-less block: its first line of prose, without Markdown markers.
-
-    Never a table row, a rule, a code fence or the code inside one: those say nothing as a
-    title (`Verdict — | | |`), so the first prose words after them are used instead.
-    """
-    fenced = table = False
-    for index in range(start, min(end, start + 50) + 1):
-        line = lines[index]
-        if _FENCE_OPEN.fullmatch(line):
-            fenced = not fenced
-            continue
-        table = ("|" in line and table) or _is_table_line(lines, index, end)
-        if fenced or table or _RULE_LINE.fullmatch(line):
-            continue
-        cleaned = _clean_title(line)
-        if cleaned:
-            if len(cleaned) > MAX_DERIVED_TITLE_CHARS:
-                cleaned = cleaned[: MAX_DERIVED_TITLE_CHARS - 1] + "…"
-            return cleaned
-    return ""
 
 
 class _FileParser:
@@ -354,18 +106,15 @@ class _FileParser:
         self.text = text
         self.file_warnings = warnings
         self.frontmatter: Frontmatter = read_frontmatter(self.lines)
-        self.file_date, self.file_time = self._frontmatter_when()
-        self.title_time: dt.time | None = None
-        """Time of day in the file's H1 (`# Session: 2026-11-18 08:23:00 UTC`)."""
-
-    def _frontmatter_when(self) -> tuple[dt.date | None, dt.time | None]:
-        for key in ("date", "created", "created_at"):
-            value = self.frontmatter.get(key)
-            if value:
-                match = _TIMESTAMP_LINE.match(value)
-                if match:
-                    return _make_date(*match.groups()[:3]), _make_time(*match.groups()[3:])
-        return None, None
+        file_date, file_time = frontmatter_when(self.frontmatter)
+        self.dating = FileDating(
+            self.lines,
+            daily=self.kind.source is Source.DAILY,
+            name_date=self.kind.date,
+            name_time=self.kind.time,
+            frontmatter_date=file_date,
+            frontmatter_time=file_time,
+        )
 
     # The three helpers below inline "a rule or a blank line" (`i in rules or not
     # lines[i].strip()`): they run for every section of every file.
@@ -390,7 +139,7 @@ class _FileParser:
         return (
             self.frontmatter.get("title")
             or self.frontmatter.get("name")
-            or _stem(self.path.rsplit("/", 1)[-1])
+            or stem(self.path.rsplit("/", 1)[-1])
         )
 
     def parse(self) -> list[Entry]:
@@ -401,7 +150,7 @@ class _FileParser:
         lines = self.lines
         body_first = self.frontmatter.body_start
         last = len(lines) - 1
-        structure = _scan(self.text, body_first)
+        structure = scan(self.text, body_first)
         headings = structure.headings
         rules = structure.rules
         first_content = next(
@@ -409,12 +158,12 @@ class _FileParser:
         )
         if first_content is None:
             return []
-        title: _Heading | None = None
+        title: Heading | None = None
         if headings and headings[0].level == 1 and headings[0].line == first_content:
             title = headings[0]
-            self.title_time = self._heading_time(title.text)
+            self.dating.title_time = heading_time(title.text)
         rest = headings[1:] if title else headings
-        splitters: list[_Heading] = []
+        splitters: list[Heading] = []
         if rest:
             deeper = [h.level for h in rest if h.level > 1]
             split_level = min(deeper) if title and deeper else min(h.level for h in rest)
@@ -441,25 +190,25 @@ class _FileParser:
         self._distinguish_duplicates(segments)
         return self._fold(segments)
 
-    def _opens_with_bracket(self, structure: _Structure, start: int, rules: set[int]) -> bool:
+    def _opens_with_bracket(self, structure: Structure, start: int, rules: set[int]) -> bool:
         first = self._skip_blank(start, len(self.lines) - 1, rules)
         return bool(structure.brackets) and structure.brackets[0] == first
 
-    def _preamble(self, title: _Heading | None, start: int, end: int, rules: set[int]) -> _Segment:
+    def _preamble(self, title: Heading | None, start: int, end: int, rules: set[int]) -> _Segment:
         end = self._trim_end(start, end, rules) if end >= start else end
         if title:
             end = max(end, title.line)
             return _Segment(title.line, start, end, (title.text,), title.text, title)
         start = self._skip_blank(start, end, rules)
         derived = self._fallback_title() if self.frontmatter.fields else ""
-        name = derived or _derived_title(self.lines, start, end) or self._fallback_title()
+        name = derived or derived_title(self.lines, start, end) or self._fallback_title()
         return _Segment(start, start, end, (), name)
 
     def _sections(
-        self, headings: list[_Heading], splitters: list[_Heading], last: int, rules: set[int]
+        self, headings: list[Heading], splitters: list[Heading], last: int, rules: set[int]
     ) -> list[_Segment]:
         segments: list[_Segment] = []
-        chain: list[_Heading] = []
+        chain: list[Heading] = []
         split_index = 0
         for heading in headings:
             while chain and chain[-1].level >= heading.level:
@@ -507,12 +256,7 @@ class _FileParser:
         return merged
 
     def _summarised(self, segment: _Segment) -> str:
-        """`Title — first body line`, to tell apart sections that share a heading."""
-        if segment.end < segment.body_start:
-            return segment.title
-        first_line = _derived_title(self.lines, segment.body_start, segment.end)
-        summary = _CYCLE_STAMP.sub("", first_line).strip()
-        return f"{segment.title} — {summary}" if summary else segment.title
+        return summarised(segment.title, self.lines, segment.body_start, segment.end)
 
     def _distinguish_duplicates(self, segments: list[_Segment]) -> None:
         counts = Counter(s.title for s in segments if s.heading is not None and not s.grouped)
@@ -521,7 +265,7 @@ class _FileParser:
                 segment.title = self._summarised(segment)
 
     def _refine(
-        self, section: _Segment, headings: list[_Heading], rules: set[int]
+        self, section: _Segment, headings: list[Heading], rules: set[int]
     ) -> list[_Segment]:
         """Split a huge section at its shallowest sub-heading level, recursively."""
         if section.end - section.start + 1 <= LARGE_SECTION_LINES or section.heading is None:
@@ -568,13 +312,13 @@ class _FileParser:
             if block_end >= block_start and self._has_content(block_start, block_end, rules):
                 first = self._skip_blank(block_start, block_end, rules)
                 end = self._trim_end(first, block_end, rules)
-                title = _derived_title(self.lines, first, end) or self._fallback_title()
+                title = derived_title(self.lines, first, end) or self._fallback_title()
                 segments.append(_Segment(first, first, end, title_path, title))
             block_start = cut + 1
         return segments
 
     def _history(
-        self, structure: _Structure, title: _Heading | None, start: int, last: int, rules: set[int]
+        self, structure: Structure, title: Heading | None, start: int, last: int, rules: set[int]
     ) -> list[_Segment]:
         """HISTORY.md: one entry per line-leading `[YYYY-MM-DD …]` timestamp."""
         segments: list[_Segment] = []
@@ -586,12 +330,10 @@ class _FileParser:
         for position, line in enumerate(brackets):
             next_line = brackets[position + 1] - 1 if position + 1 < len(brackets) else last
             end = self._trim_end(line, next_line, rules)
-            match = _BRACKET.match(self.lines[line])
+            match = BRACKET_STAMP.match(self.lines[line])
             stamp = match.group() if match else self.lines[line][:40]
             rest = self.lines[line][len(stamp) :]
-            text = _clean_title(rest) or stamp
-            if len(text) > MAX_DERIVED_TITLE_CHARS:
-                text = text[: MAX_DERIVED_TITLE_CHARS - 1] + "…"
+            text = capped(clean_title(rest) or stamp)
             segments.append(_Segment(line, line, end, (*title_path, stamp), text, bracket=match))
         return segments
 
@@ -608,68 +350,9 @@ class _FileParser:
         kept.append(tail)
         return kept
 
-    def _when(self, segment: _Segment) -> tuple[dt.date | None, dt.time | None, DateOrigin]:
-        """Date, time and where they came from; each source is looked at only when needed."""
-        kind = self.kind
-        if segment.bracket is not None:
-            groups = segment.bracket.groups()
-            day = _make_date(*groups[:3])
-            if day:
-                return day, _make_time(groups[3], groups[4]), DateOrigin.BRACKET
+    def _when(self, segment: _Segment) -> When:
         heading_text = segment.heading.text if segment.heading else ""
-        heading_time = self._heading_time(heading_text)
-        daily_day = kind.date if kind.source is Source.DAILY else None
-        if daily_day and heading_time:
-            return daily_day, heading_time, DateOrigin.FILENAME
-        body_line = self._first_body_line(segment)
-        stamp = _TIMESTAMP_LINE.match(body_line) if body_line is not None else None
-        line_time = _make_time(*stamp.groups()[3:]) if stamp else None
-        if daily_day:
-            time_of_day = line_time or self._labelled_time(segment) or kind.time
-            return daily_day, time_of_day or self.title_time, DateOrigin.FILENAME
-        heading_day = self._heading_date(heading_text)
-        if heading_day:
-            return heading_day, heading_time or line_time, DateOrigin.HEADING
-        if stamp:
-            day = _make_date(*stamp.groups()[:3])
-            if day:
-                return day, line_time, DateOrigin.TIMESTAMP_LINE
-        if self.file_date:
-            return self.file_date, self.file_time, DateOrigin.FRONTMATTER
-        if kind.date:
-            return kind.date, kind.time, DateOrigin.FILENAME
-        return None, None, DateOrigin.NONE
-
-    @staticmethod
-    def _heading_date(text: str) -> dt.date | None:
-        for match in _DATE_IN_TEXT.finditer(text):
-            groups = match.groups()
-            day = (
-                _make_date(groups[0], groups[2], groups[3])
-                if groups[0]
-                else _make_date(*groups[4:])
-            )
-            if day:
-                return day
-        return None
-
-    @staticmethod
-    def _heading_time(text: str) -> dt.time | None:
-        match = _TIME_IN_TEXT.search(text)
-        return _make_time(*match.groups()) if match else None
-
-    def _first_body_line(self, segment: _Segment) -> str | None:
-        for index in range(segment.body_start, min(segment.end, segment.body_start + 5) + 1):
-            if not _is_blank(self.lines[index]):
-                return self.lines[index]
-        return None
-
-    def _labelled_time(self, segment: _Segment) -> dt.time | None:
-        for index in range(segment.body_start, min(segment.end, segment.body_start + 6) + 1):
-            match = _TIME_LINE.match(self.lines[index])
-            if match:
-                return _make_time(*match.groups())
-        return None
+        return self.dating.when(heading_text, segment.bracket, segment.body_start, segment.end)
 
     def _entries(self, segments: list[_Segment]) -> list[Entry]:
         kind = self.kind

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtui.core.model import Entry
-from memtui.core.reading.parse import is_markdown, parse_file
+from memtui.core.reading.file_kind import is_markdown
+from memtui.core.reading.parse import parse_file
 from memtui.core.reading.text import BinaryFile, Decoded, complete_utf8_prefix, decode
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
