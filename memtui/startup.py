@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memtui.core.live.roots import MemoryRoot, covering, folder_label, make_roots
+from memtui.core.live.roots import MemoryRoot, covers, folder_label, make_roots
 from memtui.core.places import claude
+from memtui.core.places.table import NEAR, PLACES, Found, Surroundings
 from memtui.core.settings.config import Config, ConfigError, load_config
 from memtui.demo import materialise_demo, materialise_demo_roots
 from memtui.errors import UsageError
@@ -29,122 +30,19 @@ from memtui.errors import UsageError
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A memory folder discovery found: which agent's layout, where, and a label for it."""
+    """A memory root discovery found: which agent's layout, where, and a label for it."""
 
     kind: str
     path: Path
     label: str
-
-
-@dataclass(frozen=True, slots=True)
-class Surroundings:
-    """What discovery looks from: the current folder, its git root and the home folder."""
-
-    cwd: Path
-    git_root: Path | None
+    only: tuple[str, ...] = ()
+    """The files and folders it loads (`MemoryRoot.only`); empty: the whole folder."""
+    closeness: int = NEAR
+    """0 the current folder, 1 its repository, 2 the agent's own folders … (`core.places.table`)."""
 
     @property
-    def near(self) -> list[Path]:
-        """The current folder, then its git root when that is another folder."""
-        folders = [self.cwd]
-        if self.git_root is not None and self.git_root != self.cwd:
-            folders.append(self.git_root)
-        return folders
-
-
-Finder = Callable[[Surroundings], Iterable[tuple[int, Path, str]]]
-"""Yields (closeness, root, label) for one place; closeness orders places across the table."""
-
-
-@dataclass(frozen=True, slots=True)
-class Place:
-    kind: str
-    where: str
-    """Where it is looked for, in the words of the README's table."""
-    find: Finder
-    near: bool = False
-    """Looked for in the current folder and its git root (`where` names the marker)."""
-
-
-def _near(marker: Callable[[Path], bool], inside: str = "", suffix: str = "") -> Finder:
-    """A place in the current folder or its git root: `marker(folder)` says it is there; the
-    root is `folder/inside`."""
-
-    def find(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
-        for closeness, folder in enumerate(around.near):
-            if marker(folder):
-                root = folder / inside if inside else folder
-                yield closeness, root, folder_label(folder) + suffix
-
-    return find
-
-
-def _holds_memory(folder: Path) -> bool:
-    return (
-        (folder / "MEMORY.md").is_file()
-        or (folder / "memory.md").is_file()
-        or (folder / "memory").is_dir()
-    )
-
-
-def _claude_auto(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
-    """Claude Code's auto-memory for the git root, else (or also) for the current folder."""
-    for project in dict.fromkeys(([around.git_root] if around.git_root else []) + [around.cwd]):
-        found = claude.auto_memory(project)
-        if found is not None:
-            yield 2, found, folder_label(project) + "-claude"
-
-
-def _env_dir(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
-    value = os.environ.get("MEMTUI_DIR")
-    if value and Path(value).expanduser().is_dir():
-        path = Path(value).expanduser()
-        yield 3, path, folder_label(path)
-
-
-def _home(relative: str, label: str) -> Finder:
-    def find(around: Surroundings) -> Iterable[tuple[int, Path, str]]:
-        path = Path.home() / relative
-        if path.is_dir():
-            yield 4, path, label
-
-    return find
-
-
-PLACES: tuple[Place, ...] = (
-    Place("workspace", "`MEMORY.md`, `memory.md` or `memory/`", _near(_holds_memory), near=True),
-    Place(
-        "history",
-        "`HISTORY.md` (nanobot)",
-        _near(lambda f: (f / "HISTORY.md").is_file()),
-        near=True,
-    ),
-    Place(
-        "memory-bank",
-        "`memory-bank/` (Cline, Roo)",
-        _near(lambda f: (f / "memory-bank").is_dir(), "memory-bank", "-bank"),
-        near=True,
-    ),
-    Place(
-        "claude-project",
-        "`.claude/memory/` (committed)",
-        _near(lambda f: (f / ".claude" / "memory").is_dir(), ".claude/memory", "-dotclaude"),
-        near=True,
-    ),
-    Place(
-        "claude-code",
-        "`~/.claude/projects/<git root, encoded>/memory/` (Claude Code "
-        "auto-memory; `$CLAUDE_CONFIG_DIR` moves `~/.claude`)",
-        _claude_auto,
-    ),
-    Place("memtui-dir", "`$MEMTUI_DIR`", _env_dir),
-    Place("openclaw", "`~/.openclaw/workspace`", _home(".openclaw/workspace", "openclaw")),
-    Place("nanobot", "`~/.nanobot/workspace`", _home(".nanobot/workspace", "nanobot")),
-    Place("miniclaw", "`~/.miniclaw/workspace`", _home(".miniclaw/workspace", "miniclaw")),
-    Place("picoclaw", "`~/.picoclaw/workspace`", _home(".picoclaw/workspace", "picoclaw")),
-    Place("basic-memory", "`~/basic-memory` (Basic Memory)", _home("basic-memory", "basic-memory")),
-)
-"""Where memtui looks when no ROOT is given; the README's "Where memtui looks" table."""
+    def root(self) -> MemoryRoot:
+        return MemoryRoot(self.label, self.path, self.only)
 
 
 def surroundings() -> Surroundings:
@@ -156,20 +54,30 @@ def discover(around: Surroundings | None = None) -> list[Candidate]:
     """Every memory folder found, closest first; a folder inside one found earlier is left out
     (opening the earlier one loads it)."""
     around = around or surroundings()
-    found: list[tuple[int, int, Path, str, str]] = []
+    found: list[tuple[int, int, Found, str]] = []
     for order, place in enumerate(PLACES):
-        for closeness, path, label in place.find(around):
-            found.append((closeness, order, path, label, place.kind))
-    found.sort(key=lambda item: (item[0], item[1]))
-    kept: list[tuple[Path, str, str]] = []
-    for _, _, path, label, kind in found:
-        if covering(path, [item[0] for item in kept]) is None:
-            kept.append((path, label, kind))
-    roots = make_roots((label, path) for path, label, _ in kept)
+        for item in place.find(around):
+            found.append((item.closeness, order, item, place.kind))
+    found.sort(key=lambda entry: (entry[0], entry[1]))
+    kept: list[tuple[Found, str]] = []
+    for _, _, item, kind in found:
+        if any(covers(_root(earlier), _root(item)) for earlier, _ in kept):
+            continue
+        inner = [at for at, (earlier, _) in enumerate(kept) if covers(_root(item), _root(earlier))]
+        if inner:  # a whole folder found later holds files found earlier: it takes their place
+            kept[inner[0]] = (replace(item, closeness=kept[inner[0]][0].closeness), kind)
+            kept = [entry for at, entry in enumerate(kept) if at not in inner[1:]]
+        else:
+            kept.append((item, kind))
+    roots = make_roots((item.label, item.path) for item, _ in kept)
     return [
-        Candidate(kind, root.path, root.label)
-        for root, (_, _, kind) in zip(roots, kept, strict=True)
+        Candidate(kind, root.path, root.label, item.only, item.closeness)
+        for root, (item, kind) in zip(roots, kept, strict=True)
     ]
+
+
+def _root(found: Found) -> MemoryRoot:
+    return MemoryRoot(found.label, found.path, found.only)
 
 
 def searched_places(around: Surroundings | None = None) -> list[str]:
@@ -263,7 +171,7 @@ def load_startup(
         candidates = discover()
         opened = candidates if every else candidates[:1]
         chosen = every or len(candidates) <= 1
-        found = tuple(MemoryRoot(item.label, item.path) for item in opened)
+        found = tuple(item.root for item in opened)
     found, nested = drop_nested(found)
     warnings += [
         f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
@@ -292,11 +200,11 @@ def drop_nested(
     kept: list[MemoryRoot] = []
     dropped: list[tuple[MemoryRoot, MemoryRoot]] = []
     for root in roots:
-        outer = covering(root.path, [item.path for item in kept])
+        outer = next((item for item in kept if covers(item, root)), None)
         if outer is not None:
-            dropped.append((root, next(item for item in kept if item.path == outer)))
+            dropped.append((root, outer))
             continue
-        inner = [item for item in kept if covering(item.path, [root.path]) is not None]
+        inner = [item for item in kept if covers(root, item)]
         dropped.extend((item, root) for item in inner)
         kept = [item for item in kept if item not in inner] + [root]
     return tuple(kept), dropped

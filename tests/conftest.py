@@ -11,6 +11,7 @@ import layouts
 import pytest
 
 from memtui.bench import hostile
+from memtui.core.places import instructions
 
 TODAY = dt.date(2026, 11, 21)
 
@@ -25,10 +26,13 @@ def isolated_environment(
         ("HOME", "home"),
         ("XDG_CONFIG_HOME", "config"),
         ("XDG_CACHE_HOME", "cache"),
+        ("XDG_STATE_HOME", "state"),
     ):
         (base / folder).mkdir()
         monkeypatch.setenv(variable, str(base / folder))
     monkeypatch.delenv("MEMTUI_DIR", raising=False)
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    monkeypatch.setattr(instructions, "MANAGED_CLAUDE_MD", base / "managed" / "CLAUDE.md")
     return base
 
 

@@ -154,10 +154,20 @@ def test_places_are_listed_closest_first(work: Path, monkeypatch: pytest.MonkeyP
 
 
 def test_a_place_inside_one_already_found_is_not_listed_again(work: Path) -> None:
+    (work / "orion-context" / "memory_bank").mkdir(parents=True)
+    assert [(c.kind, c.path) for c in discover()] == [("orion", work / "orion-context")]
+
+
+def test_a_workspace_in_a_repository_opens_its_memory_files_not_the_folder(work: Path) -> None:
     (work / "MEMORY.md").write_text("## Facts\nx\n")
     (work / "memory-bank").mkdir()
     (work / ".claude" / "memory").mkdir(parents=True)
-    assert [(c.kind, c.path) for c in discover()] == [("workspace", work)]
+    found = [(c.kind, c.path, c.only) for c in discover()]
+    assert found == [
+        ("workspace", work, ("MEMORY.md",)),
+        ("memory-bank", work / "memory-bank", ()),
+        ("claude-project", work / ".claude" / "memory", ()),
+    ]
 
 
 def test_the_same_folder_from_two_places_is_listed_once(
@@ -268,10 +278,10 @@ def test_all_claude_lists_every_project_with_its_verified_path(
     assert "Claude Code project memories" in out and str(real) in out and liar.parent.name in out
 
 
-def test_the_readme_table_names_every_place() -> None:
-    """One table in the code, the same table in the README."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Where memtui looks", 1)[1].split("\n## ", 1)[0]
+def test_the_places_table_names_every_place() -> None:
+    """One table in the code, the same table in docs/places.md (the README copies its rows)."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "places.md"
+    section = doc.read_text(encoding="utf-8").split("# Where memtui looks", 1)[1]
     table_kinds = {
         kind.strip("` ")
         for line in section.splitlines()

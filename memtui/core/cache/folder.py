@@ -54,6 +54,13 @@ class CachedRootInfo:
     problem: str | None = None
 
 
+def _root_key(root: Path, only: tuple[str, ...]) -> str:
+    """What names a root's cache: its real path, and the files it is limited to, if any
+    (a repository's CLAUDE.md set and its `MEMORY.md` are two roots at one path)."""
+    real = os.path.realpath(root)
+    return f"{real} [{', '.join(only)}]" if only else real
+
+
 class CacheFolder:
     """The cache files of every root, in one folder."""
 
@@ -61,8 +68,8 @@ class CacheFolder:
         self.folder = folder if folder is not None else default_cache_folder()
         self.keep = keep
 
-    def file_for(self, root: Path) -> Path:
-        real = os.fsencode(os.path.realpath(root))
+    def file_for(self, root: Path, only: tuple[str, ...] = ()) -> Path:
+        real = os.fsencode(_root_key(root, only))
         return self.folder / (hashlib.sha256(real).hexdigest()[:32] + SUFFIX)
 
     def refusal(self, root: Path) -> str | None:
@@ -74,10 +81,12 @@ class CacheFolder:
             )
         return None
 
-    def read(self, root: Path, label: str) -> tuple[RootSnapshot | None, str | None]:
+    def read(
+        self, root: Path, label: str, only: tuple[str, ...] = ()
+    ) -> tuple[RootSnapshot | None, str | None]:
         """The snapshot cached for `root` (entries labelled `label`), or None; the second value
         says why an existing file was not used (it is rebuilt on the next write)."""
-        path = self.file_for(root)
+        path = self.file_for(root, only)
         if not path.exists():
             return None, None
         try:
@@ -92,7 +101,7 @@ class CacheFolder:
                     raise CacheCorrupt(
                         "written by another build of memtui (its parser or index may differ)"
                     )
-                if header.get("root") != os.path.realpath(root):
+                if header.get("root") != _root_key(root, only):
                     raise CacheCorrupt("it belongs to another folder")
                 snapshot = decode(container, label)
         except CacheCorrupt as exc:
@@ -103,19 +112,21 @@ class CacheFolder:
             os.utime(path)
         return snapshot, None
 
-    def write(self, root: Path, label: str, snapshot: RootSnapshot) -> int:
+    def write(
+        self, root: Path, label: str, snapshot: RootSnapshot, only: tuple[str, ...] = ()
+    ) -> int:
         """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         header = {
             "format": FORMAT_VERSION,
             "code": code_fingerprint(),
-            "root": os.path.realpath(root),
+            "root": _root_key(root, only),
             "label": label,
             "written": time.time(),
             "entries": sum(len(file.entries or ()) for file in snapshot.files),
             "files": len(snapshot.files),
         }
-        size = write_container(self.file_for(root), header, encode(snapshot))
+        size = write_container(self.file_for(root, only), header, encode(snapshot))
         self.prune()
         return size
 

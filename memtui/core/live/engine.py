@@ -91,7 +91,13 @@ class Engine:
         """The window (0 = all); a root that was gone catches up with it when it is back."""
         several = len(self.roots) > 1
         self.stores = tuple(
-            Store(item.path, days=window, today=today, label=item.label if several else "")
+            Store(
+                item.path,
+                days=window,
+                today=today,
+                label=item.label if several else "",
+                only=item.only,
+            )
             for item in self.roots
         )
         """One Store per root, in the order of `roots`."""

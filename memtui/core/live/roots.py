@@ -24,10 +24,13 @@ _GENERIC_NAMES = frozenset({"memory", "memory-bank", "workspace", ".claude", "me
 
 @dataclass(frozen=True, slots=True)
 class MemoryRoot:
-    """One open memory folder."""
+    """One open memory folder, or a set of memory files inside one."""
 
     label: str
     path: Path
+    only: tuple[str, ...] = ()
+    """Root-relative files or folders this root is limited to; empty: the whole folder. A
+    repository's memory is its memory files, never its README, docs or source."""
 
 
 def clean_label(text: str) -> str:
@@ -80,6 +83,17 @@ def covering(path: Path, others: Iterable[Path]) -> Path | None:
         if real == outer or real.startswith(outer.rstrip(os.sep) + os.sep):
             return other
     return None
+
+
+def scopes(root: MemoryRoot) -> list[Path]:
+    """The files and folders `root` loads from: its `only` entries, or its whole folder."""
+    return [root.path / part for part in root.only] if root.only else [root.path]
+
+
+def covers(outer: MemoryRoot, inner: MemoryRoot) -> bool:
+    """Whether opening `outer` already loads everything `inner` would (by real path)."""
+    held = scopes(outer)
+    return all(covering(scope, held) is not None for scope in scopes(inner))
 
 
 def match_targets(root: MemoryRoot) -> tuple[str, ...]:

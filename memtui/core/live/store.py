@@ -41,8 +41,8 @@ from memtui.core.reading.walk import (
     read_entries,
     read_text,
     relative_path,
+    scan_root,
     scan_scope,
-    walk_tree,
 )
 
 
@@ -78,9 +78,17 @@ class Store:
     """Every entry under `root`, windowed by date; see the module docstring for the rules."""
 
     def __init__(
-        self, root: Path, *, days: int = 30, today: dt.date | None = None, label: str = ""
+        self,
+        root: Path,
+        *,
+        days: int = 30,
+        today: dt.date | None = None,
+        label: str = "",
+        only: tuple[str, ...] = (),
     ) -> None:
         self.root = Path(root).absolute()
+        self.only = only
+        """The root-relative files and folders loaded (`MemoryRoot.only`); empty: all of it."""
         self.label = label
         """Given to every entry (`Entry.root`) when several roots are open; '' with one."""
         self.days = days
@@ -180,7 +188,7 @@ class Store:
 
         `seed` is what a cache remembers of the files: a file whose stat (and, where the stat
         is ambiguous, content digest) still matches keeps its cached entries; every other file
-        is read, so the result equals a load without a seed. `scan` is the root's `walk_tree`
+        is read, so the result equals a load without a seed. `scan` is the root's `scan_root`
         when the caller made it already (while the cache was being read)."""
         self._files = NO_FILES
         self._skipped = Snapshot()
@@ -192,7 +200,7 @@ class Store:
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
             return
-        scan = scan if scan is not None else walk_tree(self.root, "")
+        scan = scan if scan is not None else scan_root(self.root, self.only)
         self._files = Snapshot(self._still_valid(seed, scan.found), weigh=_file_chars)
         self._reconcile({"": scan}, forced=set(), touched=set())
         self._rebuild_all()
@@ -259,19 +267,34 @@ class Store:
         elif self._root_missing:
             self._root_missing = False
             touched = set(self._files)
-            self._reconcile({"": walk_tree(self.root, "")}, forced=set(), touched=touched)
+            self._reconcile({"": scan_root(self.root, self.only)}, forced=set(), touched=touched)
         else:
             relative = (relative_path(self.root, hint) for hint in paths)
-            scopes = {rel for rel in relative if rel is not None}
+            scopes = self._within_only({rel for rel in relative if rel is not None})
             if "" in scopes:
-                scopes = {""}
-            scans = {scope: scan_scope(self.root, scope) for scope in sorted(scopes)}
+                scans = {"": scan_root(self.root, self.only)}
+            else:
+                scans = {scope: scan_scope(self.root, scope) for scope in sorted(scopes)}
             self._reconcile(scans, forced=scopes, touched=touched)
         if not touched:
             return ChangeSet()
         self._update_hidden(files_before, touched)
         self._rebuild(touched)
         return self._diff(before, touched)
+
+    def _within_only(self, scopes: set[str]) -> set[str]:
+        """The hinted scopes narrowed to what this root loads: a hint inside one of `only` is
+        kept, a folder holding some of them becomes those, anything else is dropped."""
+        if not self.only or not scopes:
+            return scopes
+        narrowed: set[str] = set()
+        for scope in scopes:
+            for part in self.only:
+                if scope == part or scope.startswith(part + "/"):
+                    narrowed.add(scope)
+                elif scope == "" or part.startswith(scope + "/"):
+                    narrowed.add(part)
+        return narrowed
 
     # --- internals: window ---------------------------------------------------------------------
 

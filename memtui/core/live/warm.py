@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import attrgetter
-from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.live.store import Store
 from memtui.core.model import Entry
-from memtui.core.reading.walk import Scan, walk_tree
+from memtui.core.reading.walk import Scan, scan_root
 from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.search.index import COMPACT_MIN_DELTA, Index
 from memtui.core.search.segment import Segment
@@ -35,10 +34,11 @@ from memtui.core.search.segment_merge import renumbered
 _path_of = attrgetter("path")
 
 
-def _walk(root: Path, scans: list[Scan | None], at: int) -> None:
-    """Scan `root` into `scans[at]` (None leaves it to the store, e.g. a missing root)."""
-    if root.is_dir():
-        scans[at] = walk_tree(root, "")
+def _walk(store: Store, scans: list[Scan | None], at: int) -> None:
+    """Scan the store's root into `scans[at]` (None leaves it to the store, e.g. a missing
+    root)."""
+    if store.root.is_dir():
+        scans[at] = scan_root(store.root, store.only)
 
 
 def entry_order(entry: Entry) -> tuple[str, int, str]:
@@ -57,7 +57,9 @@ def read_seeds(
     seeds: list[RootSnapshot | None] = []
     for store in stores:
         refusal = folder.refusal(store.root)
-        snapshot, problem = (None, refusal) if refusal else folder.read(store.root, store.label)
+        snapshot, problem = (
+            (None, refusal) if refusal else folder.read(store.root, store.label, store.only)
+        )
         if problem and problem not in warnings:
             warnings.append(problem)
         seeds.append(snapshot)
@@ -193,7 +195,7 @@ def save_roots(
         index = root_index(state, store.label) if state is not None else None
         snapshot = RootSnapshot(files, index)
         try:
-            written += folder.write(store.root, store.label, snapshot)
+            written += folder.write(store.root, store.label, snapshot, store.only)
         except (OSError, ValueError) as exc:
             problems.append(f"could not write the cache of {store.root}: {exc}")
             saved.append(None)
@@ -223,7 +225,7 @@ class RootCaches:
             # Stat every file while the cache is read: the walk waits on the file system, the
             # decoding on the CPU (~30 ms of a 50k warm start).
             walkers = [
-                threading.Thread(target=_walk, args=(store.root, scans, at), daemon=True)
+                threading.Thread(target=_walk, args=(store, scans, at), daemon=True)
                 for at, store in enumerate(self.stores)
             ]
             for walker in walkers:

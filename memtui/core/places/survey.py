@@ -1,7 +1,7 @@
 """How much memory a folder holds, cheaply: for choosing a root before loading one.
 
 `memtui roots` and the start screen show, per candidate folder, its Markdown files, its entries
-and the day it was last written. Counting uses the store's own scan (`walk.walk_tree`, same
+and the day it was last written. Counting uses the store's own scan (`walk.scan_root`, same
 skips and limits) and the parser's split without building entries (`parse.count_entries`, the
 path the date window uses for the notes it hides), so the count is what a load would show with
 every date in the window, at a fraction of the cost. A survey stops reading after
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memtui.core.reading.parse import count_entries
-from memtui.core.reading.walk import read_text, walk_tree
+from memtui.core.reading.walk import read_text, scan_root
 
 SURVEY_MAX_FILES = 5_000
 """Files read per survey; a larger folder reports a lower bound."""
@@ -33,11 +33,12 @@ class Survey:
     """False when only the first SURVEY_MAX_FILES files were read (`entries` is a lower bound)."""
 
 
-def survey(root: Path) -> Survey:
-    """Count the files and entries under `root` without building entries; never writes."""
+def survey(root: Path, only: tuple[str, ...] = ()) -> Survey:
+    """Count the files and entries under `root` (or the `only` files and folders in it)
+    without building entries; never writes."""
     if not root.is_dir():
         return Survey(0, 0, None)
-    found = walk_tree(root, "").found
+    found = scan_root(root, only).found
     newest_ns = max((info.st_mtime_ns for info in found.values()), default=None)
     entries = 0
     for path in sorted(found)[:SURVEY_MAX_FILES]:

@@ -167,6 +167,24 @@ def walk_tree(root: Path, start: str) -> Scan:
     return scan
 
 
+def scan_only(root: Path, only: tuple[str, ...]) -> Scan:
+    """What a root limited to some files and folders holds: each scanned as a watcher's hint
+    is (`scan_scope`: lstat first, no symlinked folders, ignored folders skipped), one cap."""
+    scan = Scan({}, {})
+    for scope in only:
+        part = scan_scope(root, scope)
+        for path, info in part.found.items():
+            _add_found(path, info, scan)
+        scan.skipped.update(part.skipped)
+        scan.overflow += part.overflow
+    return scan
+
+
+def scan_root(root: Path, only: tuple[str, ...] = ()) -> Scan:
+    """What a whole root holds: its folder walked, or only the files and folders it names."""
+    return scan_only(root, only) if only else walk_tree(root, "")
+
+
 def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: Scan) -> None:
     """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
     name = path.rsplit("/", 1)[-1]

@@ -1,0 +1,190 @@
+"""Every agent's memory found from a real repository, and nothing else: the seeds' layouts
+(muxcode, `memory_bank/`, orion-context), Serena, Claude Code's CLAUDE.md set with its imports,
+Gemini CLI's GEMINI.md; never the repository's README, docs or source.
+
+Runs under conftest's fake HOME, with a real `git init` and real files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memtui.cli import main
+from memtui.core.places import claude
+from memtui.core.places.instructions import claude_set, imports_of
+from memtui.startup import discover
+
+WORDS = {
+    ".muxcode/memory/build.md": "## Build cache\n_2026-11-20 10:00_\nThe muxaardvark cache.\n",
+    "docs/memory_bank/progress.md": "# Progress\n\n## Done\nShipped the bankquokka parser.\n",
+    "orion-context/decisions/db.md": "---\ntype: decision\n---\n\nWe chose orionyak storage.\n",
+    ".serena/memories/style.md": "# Style\n\nTabs lose to serenalynx spaces.\n",
+    "CLAUDE.md": "# Project\n\n## Tests\nRun claudeotter checks. See @notes/extra.md\n",
+    "notes/extra.md": "## Imported\nThe importedwombat rule.\n",
+    "CLAUDE.local.md": "## Local\nMy localnewt sandbox.\n",
+}
+HOME_WORDS = {
+    ".claude/CLAUDE.md": "## Me\nI like userheron tools.\n",
+    ".gemini/GEMINI.md": "# Gemini\n\n## Gemini Added Memories\n- geminimoth is my cat\n"
+    "- the tea is oolong\n\n## Style\nShort answers.\n",
+}
+README = "# The project\n\nreadmeonlyzebra lives in the README, which is not memory.\n"
+
+
+def write(base: Path, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        path = base / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "proj"
+    folder.mkdir()
+    subprocess.run(["git", "init", "-q", str(folder)], check=True, capture_output=True)
+    write(folder, WORDS)
+    (folder / "README.md").write_text(README, encoding="utf-8")
+    (folder / "src").mkdir()
+    (folder / "src" / "notes.md").write_text("srconlyllama\n", encoding="utf-8")
+    write(Path.home(), HOME_WORDS)
+    monkeypatch.chdir(folder)
+    return folder
+
+
+def rank(capsys: pytest.CaptureFixture[str], word: str) -> list[dict[str, str]]:
+    capsys.readouterr()
+    code = main(["rank", "--all", "-q", word, "--json", "--days", "0"])
+    results: list[dict[str, str]] = json.loads(capsys.readouterr().out)["results"]
+    assert (code == 0) == bool(results)
+    return results
+
+
+@pytest.mark.parametrize(
+    ("word", "file"),
+    [
+        ("muxaardvark", ".muxcode/memory/build.md"),
+        ("bankquokka", "docs/memory_bank/progress.md"),
+        ("orionyak", "orion-context/decisions/db.md"),
+        ("serenalynx", ".serena/memories/style.md"),
+        ("claudeotter", "CLAUDE.md"),
+        ("importedwombat", "notes/extra.md"),
+        ("localnewt", "CLAUDE.local.md"),
+        ("userheron", ".claude/CLAUDE.md"),
+        ("geminimoth", ".gemini/GEMINI.md"),
+    ],
+)
+def test_rank_all_finds_a_word_only_one_memory_file_holds(
+    repository: Path, capsys: pytest.CaptureFixture[str], word: str, file: str
+) -> None:
+    results = rank(capsys, word)
+    assert len(results) == 1
+    found = Path(results[0]["root"]) / results[0]["path"]
+    base = Path.home() if file.startswith((".claude/", ".gemini/")) else repository
+    assert found == base / file
+
+
+@pytest.mark.parametrize("word", ["readmeonlyzebra", "srconlyllama"])
+def test_rank_all_never_reads_the_readme_or_the_source(
+    repository: Path, capsys: pytest.CaptureFixture[str], word: str
+) -> None:
+    assert rank(capsys, word) == []
+
+
+def test_gemini_added_memories_are_one_entry_per_bullet(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["list", "--all", "--json", "--days", "0"]) == 0
+    entries = json.loads(capsys.readouterr().out)["entries"]
+    gemini = [e["title"] for e in entries if e["root_label"] == "gemini-user"]
+    assert gemini == ["geminimoth is my cat", "the tea is oolong", "Style"]
+
+
+def test_each_root_has_a_kind_and_a_label(repository: Path) -> None:
+    found = {(c.kind, c.label) for c in discover()}
+    assert {kind for kind, _ in found} == {
+        "muxcode",
+        "memory_bank",
+        "orion",
+        "serena",
+        "claude-md",
+        "gemini-md",
+    }
+    assert ("claude-md", "claude-user") in found and ("gemini-md", "gemini-user") in found
+    assert ("claude-md", "proj-claudemd") in found
+
+
+def test_imports_follow_claude_codes_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(
+        tmp_path,
+        {
+            "CLAUDE.md": "Read @a.md and @~/home.md, not `@code.md`, nor @missing.md.\n"
+            "```\n@fenced.md\n```\nmail me@example.com\n",
+            "a.md": "@b.md\n",
+            "b.md": "@a.md\n",
+            "code.md": "x",
+            "fenced.md": "x",
+        },
+    )
+    (Path.home() / "home.md").write_text("home\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    found = claude_set(tmp_path)
+    names = [item.path.name for item in found.files]
+    assert names == ["CLAUDE.md", "a.md", "b.md", "home.md"]
+    assert any("missing.md" in warning for warning in found.warnings)
+    assert any("cycle" in warning for warning in found.warnings)
+
+
+def test_imports_stop_after_five_hops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    write(tmp_path, {"CLAUDE.md": "@1.md\n", **{f"{n}.md": f"@{n + 1}.md\n" for n in range(1, 8)}})
+    monkeypatch.chdir(tmp_path)
+    found = claude_set(tmp_path)
+    assert [item.path.name for item in found.files] == [
+        "CLAUDE.md",
+        *(f"{n}.md" for n in (1, 2, 3, 4, 5)),
+    ]
+    assert any("hops" in warning for warning in found.warnings)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("see @docs/a.md.", ["docs/a.md"]),
+        ("`@x.md` and @y.md", ["y.md"]),
+        ("@mention only", []),
+        ("user@host.com", []),
+    ],
+)
+def test_what_counts_as_an_import(text: str, expected: list[str]) -> None:
+    assert imports_of(text) == expected
+
+
+def test_claude_config_dir_moves_the_user_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "cfg"
+    write(config, {"CLAUDE.md": "## Mine\nx\n", "rules/style.md": "tabs\n"})
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    monkeypatch.chdir(tmp_path)
+    assert claude.claude_home() == config
+    assert [item.path for item in claude_set(tmp_path).files] == [
+        config / "CLAUDE.md",
+        config / "rules" / "style.md",
+    ]
+
+
+def test_parent_claude_md_files_load_outermost_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inner = tmp_path / "outer" / "inner"
+    write(tmp_path, {"outer/CLAUDE.md": "o\n", "outer/inner/CLAUDE.md": "i\n"})
+    monkeypatch.chdir(inner)
+    paths = [item.path for item in claude_set(inner).files if tmp_path in item.path.parents]
+    assert paths == [tmp_path / "outer" / "CLAUDE.md", inner / "CLAUDE.md"]
+    assert os.getcwd() == str(inner)
