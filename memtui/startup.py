@@ -22,7 +22,8 @@ from pathlib import Path
 
 from memtui.core.live.roots import MemoryRoot, covers, folder_label, make_roots
 from memtui.core.places import claude
-from memtui.core.places.table import NEAR, PLACES, Found, Surroundings
+from memtui.core.places.table import NEAR, Found, Surroundings
+from memtui.core.places.table import PLACES as PLACES
 from memtui.core.settings.config import Config, ConfigError, load_config
 from memtui.demo import materialise_demo, materialise_demo_roots
 from memtui.errors import UsageError
