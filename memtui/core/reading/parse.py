@@ -73,6 +73,9 @@ def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
     return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
+GEMINI_MEMORIES = "Gemini Added Memories"
+
+
 @dataclass(slots=True)
 class _Segment:
     """One future entry, in 0-based inclusive line indices."""
@@ -179,6 +182,8 @@ class _FileParser:
             for section in self._group_cycles(self._sections(headings, splitters, last, rules)):
                 if section.grouped:
                     segments.append(section)
+                elif self._saved_memories(section):
+                    segments.extend(self._bullets(section))
                 else:
                     segments.extend(self._refine(section, headings, rules))
         elif self.kind.history or self._opens_with_bracket(structure, region_start, rules):
@@ -299,6 +304,30 @@ class _FileParser:
             )
             parts.extend(self._refine(part, headings, rules))
         return parts
+
+    def _saved_memories(self, section: _Segment) -> bool:
+        """Gemini CLI's `save_memory` appends bullets under this heading of a GEMINI.md."""
+        return section.title == GEMINI_MEMORIES and self.path.rsplit("/", 1)[-1] == "GEMINI.md"
+
+    def _bullets(self, section: _Segment) -> list[_Segment]:
+        """One entry per top-level bullet (its indented continuation lines included)."""
+        starts = [
+            line
+            for line in range(section.body_start, section.end + 1)
+            if self.lines[line].startswith(("- ", "* "))
+        ]
+        if not starts:
+            return [section]
+        segments: list[_Segment] = []
+        for position, line in enumerate(starts):
+            stop = starts[position + 1] - 1 if position + 1 < len(starts) else section.end
+            end = line
+            for following in range(line + 1, stop + 1):
+                if self.lines[following].strip():
+                    end = following
+            title = capped(clean_title(self.lines[line][2:])) or section.title
+            segments.append(_Segment(line, line, end, section.heading_path, title))
+        return segments
 
     def _blocks(
         self, title_path: tuple[str, ...], start: int, last: int, rules: set[int]
