@@ -15,6 +15,7 @@ from rich.style import Style
 from rich.text import Text
 from ui_helpers import build_app, detail_lines, rows, type_query, wait_loaded, wait_until, write
 
+from memtui.core.reading.structure import scan
 from memtui.ui import markdown
 from memtui.ui.markdown_table import Table
 from memtui.ui.titles import fit_pieces, title_pieces
@@ -196,3 +197,24 @@ async def test_the_entry_pane_and_the_list_render_a_real_table(tmp_path: Path) -
         assert any("Claim" in line and "│" in line for line in shown)
         assert not any("|---" in line or line.startswith("| ") for line in shown)
         assert "Verdict on deploy" in rows(app)[0] and "`" not in rows(app)[0]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "# Title\n## A\n#tag\n\\## escaped\n#\n## closing ##\n    # four spaces in",
+        "- item\n\t```\n\t# inside a tab-indented fence\n\t```\n## after",
+        "```\n# inside\n``` )\n# still inside\n```\n## out",
+        "~~~~\n~~~\n# inside\n~~~~\n## out",
+        "```a`b\n# a heading: a backtick after the marker makes it inline code",
+    ],
+)
+def test_the_view_draws_as_headings_exactly_what_the_parser_splits_at(source: str) -> None:
+    """One structure scanner: a line the parser cuts at is the line the view draws as one."""
+    parsed = [heading.text for heading in scan(source, 0).headings]
+    drawn = [
+        block.plain.split(" ", 1)[1]
+        for block in markdown.blocks(source.split("\n"), STYLES, None)[0]
+        if isinstance(block, Text) and block.plain.startswith("#") and block.spans
+    ]
+    assert drawn == parsed

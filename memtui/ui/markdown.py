@@ -4,6 +4,8 @@ The entry view's renderer: headings (their `#` kept, dim), paragraphs with inlin
 italic and strike-through, links as `label ‹url›`, bullet, numbered and task lists with hanging
 indents, block quotes, rules, code fences with syntax highlighting, and GFM tables laid out for
 the view's width (`markdown_table`). The query's matches are highlighted inside all of them.
+Headings, fences and rules are found by the parser's own line tests (`core.reading.structure`),
+so a line the parser splits an entry at is the line drawn as a heading.
 
 Every string comes from a file and is treated as text: Rich's `Text` never parses markup, and
 links are shown, never made clickable. The caller caps the lines and their length; this module
@@ -28,6 +30,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color, ColorParseError
 
+from memtui.core.reading.structure import Fence, fence_opening, heading_line, is_rule
 from memtui.ui.markdown_table import Table, parse_table, starts_table
 from memtui.ui.render import highlight
 
@@ -41,11 +44,10 @@ TABLE_CELLS = 2_000
 rows past this are shown as the text they are, so a hostile table costs what text costs."""
 MAX_NESTING = 3
 
-_HEADING = re.compile(r"( {0,3}#{1,6})(\s+)(.*?)(\s+#+)?\s*$")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
+_LANGUAGE = re.compile(r"\s*([\w+#.-]*)")
+"""The language named after a fence's opening marker: ```` ```python {.x} ```` -> `python`."""
 _ITEM = re.compile(r"(\s*)([-*+]|\d{1,9}[.)])(\s+)(\[[ xX]\]\s+)?")
 _QUOTE = re.compile(r" {0,3}>\s?")
-_RULE = re.compile(r" {0,3}([-*_])(?:\s*\1){2,}\s*")
 _INLINE_MARKS = re.compile(r"[`\\*_~\[<]")
 _INLINE = re.compile(
     r"(?P<code>(?P<ticks>`+)(?!`)(?P<code_text>.+?)(?<!`)(?P=ticks)(?!`))"
@@ -231,15 +233,16 @@ def blocks(
     index = 0
     while index < len(lines):
         line = lines[index].replace("\t", "    ")
-        fence = _FENCE.match(line)
+        fence = fence_opening(line)
         if fence:
-            end = _fence_end(lines, index, fence.group(1))
+            end = _fence_end(lines, index, fence)
             code = [item.replace("\t", "    ") for item in lines[index + 1 : end]]
             budget -= sum(len(item) + 1 for item in code)
-            label = Text(fence.group(2) or " ", style=styles.muted)
+            language = _language(fence)
+            label = Text(language or " ", style=styles.muted)
             found += highlight(label, pattern, styles.match)
             out.append(label)
-            for text in _code(code, fence.group(2), styles, highlighted=budget >= 0):
+            for text in _code(code, language, styles, highlighted=budget >= 0):
                 found += highlight(text, pattern, styles.match)
                 out.append(CodeLine(text, Style(bgcolor=styles.code.bgcolor)))
             index = end + 1
@@ -269,11 +272,12 @@ def _texts(block: Block) -> Iterable[Text]:
 
 
 def _line(line: str, styles: MarkdownStyles) -> Block:
-    heading = _HEADING.fullmatch(line)
+    heading = heading_line(line)
     if heading:
-        marks = Text(heading.group(1).strip() + " ", style=styles.muted)
-        return Text.assemble(marks, _styled(inline(heading.group(3), styles), styles.heading))
-    if _RULE.fullmatch(line):
+        level, title = heading
+        marks = Text("#" * level + " ", style=styles.muted)
+        return Text.assemble(marks, _styled(inline(title, styles), styles.heading))
+    if is_rule(line):
         return Rule(styles.muted)
     prefix = Text()
     rest = line
@@ -301,17 +305,16 @@ def _line(line: str, styles: MarkdownStyles) -> Block:
     return Hanging(prefix, body, continuation)
 
 
-def _fence_end(lines: Sequence[str], start: int, opener: str) -> int:
+def _fence_end(lines: Sequence[str], start: int, fence: Fence) -> int:
     for index in range(start + 1, len(lines)):
-        closing = _FENCE.match(lines[index])
-        if (
-            closing
-            and closing.group(1)[0] == opener[0]
-            and len(closing.group(1)) >= len(opener)
-            and not closing.group(2)
-        ):
+        if fence.closes(lines[index]):
             return index
     return len(lines)
+
+
+def _language(fence: Fence) -> str:
+    found = _LANGUAGE.match(fence.info)
+    return found.group(1) if found else ""
 
 
 def _code(
