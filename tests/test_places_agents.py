@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from memtui.cli import main
+from memtui.core.live.roots import MemoryRoot, watches_subfolders
+from memtui.core.live.store import Store
 from memtui.core.places import claude
 from memtui.core.places.instructions import claude_set, imports_of
 from memtui.startup import discover
@@ -188,3 +190,32 @@ def test_parent_claude_md_files_load_outermost_first(
     paths = [item.path for item in claude_set(inner).files if tmp_path in item.path.parents]
     assert paths == [tmp_path / "outer" / "CLAUDE.md", inner / "CLAUDE.md"]
     assert os.getcwd() == str(inner)
+
+
+def test_a_root_of_files_loads_and_follows_only_those_files(tmp_path: Path) -> None:
+    write(tmp_path, {"CLAUDE.md": "## One\nalpha\n", "README.md": "## Readme\nbeta\n"})
+    store = Store(tmp_path, days=0, only=("CLAUDE.md", ".claude/rules"))
+    store.load()
+    assert store.paths() == ["CLAUDE.md"]
+    write(tmp_path, {"README.md": "## Readme\ngamma\n", "docs/x.md": "## X\ny\n"})
+    assert not store.apply_changes([tmp_path / "README.md", tmp_path / "docs"]).paths
+    write(tmp_path, {"CLAUDE.md": "## One\nalpha\n\n## Two\ndelta\n", ".claude/rules/a.md": "r\n"})
+    changes = store.apply_changes([tmp_path])
+    assert changes.paths == (".claude/rules/a.md", "CLAUDE.md")
+    assert store.paths() == [".claude/rules/a.md", "CLAUDE.md"]
+
+
+@pytest.mark.parametrize(
+    ("only", "deep"),
+    [
+        ((), True),
+        (("CLAUDE.md", "CLAUDE.local.md"), False),
+        (("rules",), True),
+        ((".a/b.md",), True),
+    ],
+)
+def test_a_root_of_top_level_files_is_watched_without_its_subfolders(
+    tmp_path: Path, only: tuple[str, ...], deep: bool
+) -> None:
+    (tmp_path / "rules").mkdir()
+    assert watches_subfolders(MemoryRoot("x", tmp_path, only)) is deep

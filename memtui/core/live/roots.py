@@ -96,6 +96,12 @@ def covers(outer: MemoryRoot, inner: MemoryRoot) -> bool:
     return all(covering(scope, held) is not None for scope in scopes(inner))
 
 
+def watches_subfolders(root: MemoryRoot) -> bool:
+    """Whether watching `root` needs its subfolders: not for a few files at its top (a
+    `CLAUDE.md` in the home folder must not make memtui watch the whole home folder)."""
+    return not root.only or any("/" in part or (root.path / part).is_dir() for part in root.only)
+
+
 def match_targets(root: MemoryRoot) -> tuple[str, ...]:
     """What a `root:` glob is matched against, casefolded: the label, the absolute path and
     the path with `~` for the home folder (so `root:~/work/*` works)."""

@@ -92,8 +92,11 @@ class RootWatcher:
         force_polling: bool = False,
         poll_delay_ms: int = 300,
         root_check_ms: int = 500,
+        recursive: bool = True,
     ) -> None:
         self.root = Path(os.path.abspath(root))
+        self.recursive = recursive
+        """False: only the root folder's own entries are watched (a root of a few files)."""
         self.stop_event = stop_event or asyncio.Event()
         self.debounce_ms = debounce_ms
         self.step_ms = step_ms
@@ -175,6 +178,7 @@ class RootWatcher:
             yield_on_timeout=True,
             force_polling=self._polling,
             poll_delay_ms=self.poll_delay_ms,
+            recursive=self.recursive,
             ignore_permission_denied=True,
         )
         try:

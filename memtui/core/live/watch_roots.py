@@ -30,6 +30,7 @@ class RootsWatcher:
         step_ms: int = 50,
         root_check_ms: int = 500,
         force_polling: bool = False,
+        shallow: frozenset[Path] = frozenset(),
     ) -> None:
         self.stop_event = asyncio.Event()
         self.step_ms = step_ms
@@ -40,6 +41,7 @@ class RootsWatcher:
                 step_ms=step_ms,
                 root_check_ms=root_check_ms,
                 force_polling=force_polling,
+                recursive=root not in shallow,
             )
             for root in roots
         ]
@@ -99,9 +101,10 @@ class RootsWatcher:
 
 
 def watch_roots(
-    roots: Sequence[Path], *, force_polling: bool = False
+    roots: Sequence[Path], *, force_polling: bool = False, shallow: frozenset[Path] = frozenset()
 ) -> RootWatcher | RootsWatcher:
-    """A watcher for `roots`: the plain `RootWatcher` for one, a `RootsWatcher` for several."""
+    """A watcher for `roots`: the plain `RootWatcher` for one, a `RootsWatcher` for several;
+    the `shallow` ones are watched without their subfolders."""
     if len(roots) == 1:
-        return RootWatcher(roots[0], force_polling=force_polling)
-    return RootsWatcher(roots, force_polling=force_polling)
+        return RootWatcher(roots[0], force_polling=force_polling, recursive=roots[0] not in shallow)
+    return RootsWatcher(roots, force_polling=force_polling, shallow=shallow)

@@ -38,6 +38,7 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.health.check import load_line_cuts
 from memtui.core.live.allocator import give_back_memory
 from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.live.roots import watches_subfolders
 from memtui.core.live.watch import WatchMode
 from memtui.core.live.watch_roots import watch_roots
 from memtui.core.model import Entry, Hit, RankResult
@@ -481,7 +482,9 @@ class MainScreen(Screen[None]):
     async def watch_root(self) -> None:
         options = self.memtui.options
         roots = [root.path for root in options.open_roots]
-        watcher = watch_roots(roots, force_polling=options.force_polling)
+        deep = {root.path for root in options.open_roots if watches_subfolders(root)}
+        shallow = frozenset(roots) - deep
+        watcher = watch_roots(roots, force_polling=options.force_polling, shallow=shallow)
         self.memtui.watcher = watcher
         self.watcher_mode = WatchMode.WATCHING
         self._paint_chrome()
