@@ -84,16 +84,20 @@ def add_common(parser: argparse.ArgumentParser, *, several: bool = True) -> None
     parser.add_argument("--demo", action="store_true", help="use the bundled demo memory")
 
 
-def add_app_options(parser: argparse.ArgumentParser) -> None:
-    """What the app takes besides the memory folders (`memtui` and `memtui pick`)."""
-    parser.add_argument("--query", "-q", default="", help="start with this query")
-    parser.add_argument("--theme", default=None, help="theme name")
-    parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache",
         action="store_true",
         help="read every file again and write no cache (see `memtui cache`)",
     )
+
+
+def add_app_options(parser: argparse.ArgumentParser) -> None:
+    """What the app takes besides the memory folders (`memtui` and `memtui pick`)."""
+    parser.add_argument("--query", "-q", default="", help="start with this query")
+    parser.add_argument("--theme", default=None, help="theme name")
+    parser.add_argument("--no-watch", action="store_true", help="do not watch the folder")
+    add_cache_option(parser)
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
@@ -121,6 +125,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--explain", action="store_true", help="show the score breakdown")
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+        add_cache_option(parser)
     elif command == "list":
         parser.description = "List loaded entries and skipped files."
         add_common(parser)
@@ -128,6 +133,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("--role", default=None, help="only entries of this role/file glob")
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+        add_cache_option(parser)
     elif command == "bench":
         parser.description = "Measure load, rerank and update speed against reference baselines."
         add_common(parser, several=False)
@@ -148,6 +154,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         add_common(parser)
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
+        add_cache_option(parser)
     elif command == "pick":
         parser.description = (
             "The TUI as a picker: space marks entries, enter prints the marked ones (or the "

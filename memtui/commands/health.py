@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
+from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import root_fields, roots_payload, used_note
 from memtui.core.cite import date_label, iso_date
 from memtui.core.health.check import check_health
@@ -26,7 +27,7 @@ from memtui.core.sanitize import one_line, undecodable_bytes_visible
 def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     startup = startup_from_args(args)
-    engine = Engine(startup.require_roots(), startup.config, today=startup.today, days=startup.days)
+    engine = open_engine(startup)
     engine.load()
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
@@ -36,6 +37,8 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
         dump_json(health_payload(engine, report, startup.days, show), stream)
     else:
         print_report(stream, engine, report, startup.days, show)
+    stream.flush()
+    save_cache_after_output(engine)
     return 0 if report.findings else 1
 
 

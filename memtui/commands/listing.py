@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
+from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import root_fields, roots_payload, used_note
 from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
@@ -36,11 +37,11 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     startup = startup_from_args(args)
     today, days = startup.today, startup.days
-    engine = Engine(startup.require_roots(), startup.config, today=today, days=days)
+    engine = open_engine(startup)
     engine.load_store()
     entries = select(engine.loaded_entries(), args.source, args.role)
     show = secret_masker(args, startup.config)
-    for warning in [*startup.warnings, *used_note(startup)]:
+    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {
@@ -75,6 +76,8 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         dump_json(payload, stream)
     else:
         _print_human(stream, engine, entries, days, show)
+    stream.flush()
+    save_cache_after_output(engine)
     return 0 if entries else 1
 
 

@@ -12,6 +12,7 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
+from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import (
     excerpt,
     explanation_lines,
@@ -39,7 +40,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UsageError(f"invalid query: {exc}") from None
     startup = startup_from_args(args)
     config, days = startup.config, startup.days
-    engine = Engine(startup.require_roots(), config, today=startup.today, days=days)
+    engine = open_engine(startup)
     engine.load()
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
@@ -53,6 +54,8 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         _print_hits(stream, result, args.explain, show)
     else:
         _print_empty(stream, result, days)
+    stream.flush()
+    save_cache_after_output(engine)
     return 0 if result.hits else 1
 
 

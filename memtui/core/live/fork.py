@@ -1,4 +1,5 @@
-"""Run a piece of CPU-bound work in a forked child while this process does another piece.
+"""Run work in a forked child: a piece of CPU-bound work while this process does another
+piece (`start_in_child`), or work only a later process needs, in a detached child (`run_detached`).
 
 Building the index of a large folder is pure Python over the entries already in memory, so the
 GIL keeps it on one core; a forked child inherits those entries without copying or pickling
@@ -126,3 +127,42 @@ def _readable(reader: int, deadline: float, pid: int) -> bool:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     return False
+
+
+def run_detached(work: Callable[[], object]) -> bool:
+    """Run `work` in a grandchild that outlives this process and is waited for by no one.
+
+    For work whose result only a later process reads (a command's cache write): the command
+    exits at once instead of waiting for it. The grandchild has a session of its own (a ctrl+c
+    or a closed terminal meant for the command does not cut it short) and /dev/null as its
+    standard streams (a shell reading the command's output through a pipe sees the end of it
+    when the command exits); the child between them leaves at once, so a long-lived caller
+    (the bench, the tests) keeps no zombie. False when no child could be started: the caller
+    does the work itself.
+    """
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        pid = os.fork()
+    except OSError:
+        return False
+    if pid == 0:
+        status = 1
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                _streams_to_null()
+                work()
+            status = 0
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(pid, 0)
+    return status == 0
+
+
+def _streams_to_null() -> None:
+    null = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(null, stream)
+    if null > 2:
+        os.close(null)
