@@ -39,7 +39,7 @@ from memtui.core.settings.config_file import (
     save_settings,
 )
 from memtui.startup import Candidate, Startup, demo_root, tilde
-from memtui.ui import widths
+from memtui.ui import status, widths
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.heap import (
     RELEASE_RETRY_S,
@@ -379,6 +379,12 @@ class MemtuiApp(App[int]):
         rows += [("keymap", problem) for problem in self.keymap_problems]
         if self.watcher is not None and self.watcher.last_error:
             rows.append(("watcher", self.watcher.last_error))
+        if self.watcher is not None:
+            interval = self.watcher.root_check_ms
+            rows += [
+                (str(folder), status.unwatched_reason(why, interval))
+                for folder, why in self.watcher.unwatched
+            ]
         if engine is not None:
             rows += [("engine", warning) for warning in engine.warnings]
             rows += [(item.path, item.reason) for item in engine.skipped]

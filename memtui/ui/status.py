@@ -51,13 +51,15 @@ def app_status(
     mode: WatchMode,
     marked: int = 0,
     custom_weights: bool = False,
+    polled: int = 0,
 ) -> Content:
     """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
     `entries` is None until the engine has loaded (then only the watcher's state shows);
     `days` is the configured window (0: every date), `window_all` whether the user lifted it;
     `marked` how many entries are marked to hand on; `custom_weights` whether the weights in
-    use differ from the config's. A missing root's entries are still counted (shown dimmed).
+    use differ from the config's; `polled` how many folders cannot be watched and are checked
+    at an interval instead. A missing root's entries are still counted (shown dimmed).
     """
     parts: list[str | tuple[str, str]] = []
     if marked:
@@ -77,7 +79,17 @@ def app_status(
             parts += [SEPARATOR, ("weights: custom", "$accent")]
         parts.append(SEPARATOR)
     parts.append((mode.value, WATCH_STYLE.get(mode, "$muted")))
+    if polled and mode is not WatchMode.OFF:
+        parts += [SEPARATOR, (f"{counted(polled, 'folder', 'folders')} polled", "$warning")]
     return Content.assemble(*parts)
+
+
+def unwatched_reason(why: str, interval_ms: int) -> str:
+    """The warnings view's line for a folder the watcher cannot watch."""
+    return (
+        f"cannot be watched ({why}); checked every {interval_ms / 1000:g} s, "
+        "and read once it can be"
+    )
 
 
 def counted(number: int, one: str, many: str) -> str:

@@ -5,7 +5,12 @@ with the old inode), raises when the OS runs out of watches, and knows nothing a
 `RootWatcher` supervises it: it filters events down to Markdown files and folders, notices the
 root disappearing or being replaced (checking its identity every `root_check_ms`), waits for it
 to come back and re-watches it, and falls back to polling when native watching fails. Every mode
-change comes with a batch, so a consumer that only reads batches always shows the right status.
+change (and every change of the unwatched folders) comes with a batch, possibly without paths, so
+a consumer that only reads batches always shows the right status.
+
+A folder under the root that cannot be listed would stop the native watcher's recursive walk part
+way (see `watch_survey`): then every listable folder is watched on its own and the unlistable ones
+are checked every `root_check_ms` until they can be read; `unwatched` says which and why.
 
 Events are hints, the disk is the truth: consumers re-stat the yielded paths; a batch with
 `rescan=True` (its only path is the root) means "reload everything".
@@ -17,13 +22,14 @@ import asyncio
 import contextlib
 import functools
 import os
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from watchfiles import Change, awatch
 
+from memtui.core.live.watch_survey import folder_problem, survey_folders
 from memtui.core.reading.walk import IGNORED_FOLDERS
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -48,6 +54,12 @@ class WatchBatch:
     """The root itself went away, came back or was re-watched: reload everything."""
     missing: tuple[Path, ...] = ()
     """The watched roots that are missing after this batch (for the banner)."""
+    unwatched: tuple[tuple[Path, str], ...] = ()
+    """Folders that cannot be watched (why), checked at an interval instead."""
+
+
+WatchChanges = Callable[..., AsyncGenerator[set[tuple[Change, str]]]]
+"""`watchfiles.awatch`'s shape: the native watcher, replaceable to inject faults in tests."""
 
 
 def is_relevant(root: Path, change: Change, path: str) -> bool:
@@ -93,10 +105,18 @@ class RootWatcher:
         poll_delay_ms: int = 300,
         root_check_ms: int = 500,
         recursive: bool = True,
+        watch_changes: WatchChanges = awatch,
+        problem: Callable[[Path], str | None] | None = None,
     ) -> None:
         self.root = Path(os.path.abspath(root))
         self.recursive = recursive
         """False: only the root folder's own entries are watched (a root of a few files)."""
+        self.watch_changes = watch_changes
+        self.problem = problem or folder_problem
+        """Why a folder cannot be listed, or None (replaceable: tests run as root)."""
+        self.unwatched: tuple[tuple[Path, str], ...] = ()
+        """Folders under the root that cannot be watched and why, as of the last survey."""
+        self._fresh: set[Path] = set()
         self.stop_event = stop_event or asyncio.Event()
         self.debounce_ms = debounce_ms
         self.step_ms = step_ms
@@ -124,7 +144,9 @@ class RootWatcher:
 
     def _rescan(self) -> WatchBatch:
         missing = (self.root,) if self._mode is WatchMode.ROOT_MISSING else ()
-        return WatchBatch(frozenset({self.root}), self._mode, rescan=True, missing=missing)
+        return WatchBatch(
+            frozenset({self.root}), self._mode, True, missing, unwatched=self.unwatched
+        )
 
     async def _run(self) -> AsyncGenerator[WatchBatch]:
         identity = _identity(self.root)
@@ -149,12 +171,9 @@ class RootWatcher:
                 if self.stop_event.is_set():
                     return
                 new_identity = _identity(self.root)
-                if failed and not self._polling and new_identity is not None:
-                    self._polling = True
-                    self._mode = WatchMode.POLLING
-                    yield self._rescan()
-                elif failed and new_identity is not None:
-                    await self._sleep(self.root_check_ms * 4)
+                if failed and new_identity is not None:
+                    if await self._recover():
+                        yield self._rescan()
                 elif new_identity is None:
                     if failed:  # the root vanished under the watcher: not a watching problem
                         self.last_error = None
@@ -166,10 +185,42 @@ class RootWatcher:
         finally:
             self._mode = WatchMode.OFF
 
+    async def _recover(self) -> bool:
+        """After a failed session: watch around a folder that became unlistable, else poll (or,
+        polling already, wait a little). True when changes may have been missed meanwhile."""
+        survey = await asyncio.to_thread(survey_folders, self.root, self.problem, self.recursive)
+        if survey.unlistable != self.unwatched:
+            self.last_error = None  # the warnings view lists the folder instead
+            return True  # the next session watches folder by folder, around it
+        if not self._polling:
+            self._polling = True
+            self._mode = WatchMode.POLLING
+            self.last_error = (
+                f"{self.last_error}; polling every {self.poll_delay_ms / 1000:g} s instead"
+            )
+            return True
+        await self._sleep(self.root_check_ms * 4)
+        return False
+
     async def _session(self, identity: tuple[int, int]) -> AsyncGenerator[WatchBatch | None]:
-        """Watch until the root disappears or changes identity (ends) or watching fails (None)."""
-        changes_stream = awatch(
-            self.root,
+        """Watch until the root disappears or changes identity, or the folders to watch change
+        (ends), or watching fails (None)."""
+        survey = await asyncio.to_thread(survey_folders, self.root, self.problem, self.recursive)
+        # Folders that came or became readable since the last session: scanned once it is live,
+        # for what was written in them before their watch was set.
+        fresh = frozenset(
+            self._fresh | {path for path, _ in self.unwatched if path in survey.listable}
+        )
+        self._fresh = set()
+        news = fresh or survey.unlistable != self.unwatched  # a batch tells the consumer
+        self.unwatched = survey.unlistable
+        # One recursive watch when every folder can be listed; else one watch per folder.
+        folders = set(survey.listable) if survey.unlistable else None
+        if folders is not None and not folders:
+            await self._sleep(self.root_check_ms)  # not even the root can be listed
+            return
+        changes_stream = self.watch_changes(
+            *(sorted(folders) if folders is not None else [self.root]),
             watch_filter=functools.partial(is_relevant, self.root),
             debounce=self.debounce_ms,
             step=self.step_ms,
@@ -178,23 +229,38 @@ class RootWatcher:
             yield_on_timeout=True,
             force_polling=self._polling,
             poll_delay_ms=self.poll_delay_ms,
-            recursive=self.recursive,
+            recursive=self.recursive and folders is None,
             ignore_permission_denied=True,
         )
         try:
             async with contextlib.aclosing(changes_stream):
                 async for changes in changes_stream:
+                    if not self.live.is_set() and news:
+                        yield self._batch(fresh)
                     self.live.set()
                     if _identity(self.root) != identity:
                         return
-                    if changes:
-                        paths = frozenset(Path(path) for _, path in changes)
-                        yield WatchBatch(paths, self._mode)
+                    paths = frozenset(Path(path) for _, path in changes)
+                    if paths:
+                        yield self._batch(paths)
+                    if folders is not None and self._folders_changed(folders, paths):
+                        return  # survey again: a folder came, went, or can be read now
         except Exception as exc:  # native watching can fail in many ways: inotify limits, EACCES …
+            while isinstance(exc, ExceptionGroup) and exc.exceptions:  # anyio wraps it
+                exc = exc.exceptions[0]
             self.last_error = f"{type(exc).__name__}: {exc}"
             yield None
         finally:
             self.live.clear()
+
+    def _batch(self, paths: frozenset[Path]) -> WatchBatch:
+        return WatchBatch(paths, self._mode, unwatched=self.unwatched)
+
+    def _folders_changed(self, watched: set[Path], paths: frozenset[Path]) -> bool:
+        """A new folder to watch, a watched one gone, or an unlistable one listable now."""
+        self._fresh = {path for path in paths if path not in watched and os.path.isdir(path)}
+        gone = any(path in watched and not os.path.isdir(path) for path in paths)
+        return bool(self._fresh) or gone or any(self.problem(f) is None for f, _ in self.unwatched)
 
     async def _wait_for_root(self) -> tuple[int, int] | None:
         """Poll until the root exists again; None when stopped first."""

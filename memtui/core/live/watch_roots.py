@@ -20,8 +20,8 @@ _SEVERITY = (WatchMode.ROOT_MISSING, WatchMode.POLLING, WatchMode.WATCHING, Watc
 
 
 class RootsWatcher:
-    """The `RootWatcher` interface (iterate once, `stop`, `mode`, `live`, `last_error`) over
-    several roots."""
+    """The `RootWatcher` interface (iterate once, `stop`, `mode`, `live`, `last_error`,
+    `unwatched`) over several roots."""
 
     def __init__(
         self,
@@ -34,6 +34,7 @@ class RootsWatcher:
     ) -> None:
         self.stop_event = asyncio.Event()
         self.step_ms = step_ms
+        self.root_check_ms = root_check_ms
         self.watchers = [
             RootWatcher(
                 root,
@@ -56,6 +57,10 @@ class RootsWatcher:
     @property
     def last_error(self) -> str | None:
         return next((w.last_error for w in self.watchers if w.last_error), None)
+
+    @property
+    def unwatched(self) -> tuple[tuple[Path, str], ...]:
+        return tuple(item for watcher in self.watchers for item in watcher.unwatched)
 
     @property
     def missing(self) -> tuple[Path, ...]:
@@ -82,7 +87,7 @@ class RootsWatcher:
                     batch = await asyncio.wait_for(queue.get(), self.step_ms / 1000)
                 except TimeoutError:
                     continue
-                yield WatchBatch(batch.paths, self.mode, batch.rescan, self.missing)
+                yield WatchBatch(batch.paths, self.mode, batch.rescan, self.missing, self.unwatched)
         finally:
             self.stop_event.set()
             for task in tasks:

@@ -113,6 +113,7 @@ class MainScreen(Screen[None]):
         self.query_text = ""
         self.window_all = False
         self.watcher_mode = WatchMode.OFF
+        self.watcher_unwatched: tuple[tuple[Path, str], ...] = ()
         self.engine_loading = True
         self.query_error = False
         self._chrome: Content | None = None
@@ -424,6 +425,7 @@ class MainScreen(Screen[None]):
             mode=self.watcher_mode if options.watch else WatchMode.OFF,
             marked=len(self.query_one(ResultsList).marks),
             custom_weights=engine is not None and engine.weights_custom,
+            polled=len(self.watcher_unwatched),
         )
         if line != self._chrome:
             self._chrome = line
@@ -492,6 +494,7 @@ class MainScreen(Screen[None]):
             async for batch in watcher:
                 previous_mode = self.watcher_mode
                 self.watcher_mode = batch.mode
+                self.watcher_unwatched = batch.unwatched
                 missing = batch.missing or (
                     tuple(roots) if batch.mode is WatchMode.ROOT_MISSING else ()
                 )
