@@ -61,6 +61,7 @@ def test_survey_sorts_out_the_folders_that_cannot_be_listed(root: Path) -> None:
         root / "notes",
         root / "notes" / "deep",
     )
+    assert survey_folders(root, Locks(root / "locked"), deep=False) == ((root,), ())
 
 
 @pytest.mark.parametrize("polling", [False, True], ids=["native", "polling"])
