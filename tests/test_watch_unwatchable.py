@@ -22,7 +22,7 @@ from watchfiles import Change, awatch
 
 from memtui.core.live import watch as watch_module
 from memtui.core.live.watch import RootWatcher, WatchBatch, WatchMode
-from memtui.core.live.watch_survey import folder_problem, survey_folders
+from memtui.core.live.watch_survey import Survey, folder_problem, survey_folders
 from memtui.ui import status
 from memtui.ui.screens.warnings import WarningsScreen
 
@@ -61,7 +61,7 @@ def test_survey_sorts_out_the_folders_that_cannot_be_listed(root: Path) -> None:
         root / "notes",
         root / "notes" / "deep",
     )
-    assert survey_folders(root, Locks(root / "locked"), deep=False) == ((root,), ())
+    assert survey_folders(root, Locks(root / "locked"), deep=False) == Survey((root,), ())
 
 
 @pytest.mark.parametrize("polling", [False, True], ids=["native", "polling"])
