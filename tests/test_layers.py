@@ -39,6 +39,9 @@ LAZY_IMPORTS = {
     ("memtui.cli", "memtui.commands.tui"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.pick"): "headless commands never load Textual",
     ("memtui.commands.bench", "memtui.bench.tui"): "bench loads Textual only for --tui",
+    ("memtui.core.cache.folder", "memtui.core.cache.codec"): (
+        "`memtui cache` lists and clears cache files without loading numpy or the index"
+    ),
 }
 
 

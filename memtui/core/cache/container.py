@@ -21,10 +21,11 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import numpy.typing as npt
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 MAGIC = b"memtui-cache\n"
 _LENGTH = struct.Struct("<Q")
@@ -56,6 +57,8 @@ def json_section(name: str, value: Any) -> Section:
 
 def array_section(name: str, array: npt.NDArray[Any]) -> Section:
     """An array in `.npy` format (numpy's header, then the raw data)."""
+    import numpy as np  # here: `memtui cache` reads headers only, and never loads numpy
+
     if array.dtype.hasobject:
         raise ValueError(f"{name}: object arrays are never cached")
     buffer = io.BytesIO()
@@ -202,6 +205,8 @@ class Container:
     def array(self, name: str, check: Callable[[np.dtype[Any]], bool]) -> npt.NDArray[Any]:
         """A one-dimensional array section (read-only, sharing the section's bytes); `check`
         says whether its dtype is one this section may hold."""
+        import numpy as np  # here: `memtui cache` reads headers only, and never loads numpy
+
         data = self.raw(name)
         stream = io.BytesIO(data)
         try:

@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtui.core.cache.codec import decode, encode
 from memtui.core.cache.container import CacheCorrupt, Container, write_container
 from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot, code_fingerprint
 
@@ -103,6 +102,8 @@ class CacheFolder:
                     )
                 if header.get("root") != _root_key(root, only):
                     raise CacheCorrupt("it belongs to another folder")
+                from memtui.core.cache.codec import decode  # numpy: not for `memtui cache`
+
                 snapshot = decode(container, label)
         except CacheCorrupt as exc:
             return None, f"cache of {root} ignored and rebuilt: {exc}"
@@ -116,6 +117,8 @@ class CacheFolder:
         self, root: Path, label: str, snapshot: RootSnapshot, only: tuple[str, ...] = ()
     ) -> int:
         """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
+        from memtui.core.cache.codec import encode  # numpy: not for `memtui cache`
+
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         header = {
             "format": FORMAT_VERSION,

@@ -11,12 +11,15 @@ import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtui import __version__
-from memtui.core.model import Entry
-from memtui.core.reading.walk import Signature
-from memtui.core.search.arrays import FloatArray
-from memtui.core.search.segment import Segment
+
+if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records without them
+    from memtui.core.model import Entry
+    from memtui.core.reading.walk import Signature
+    from memtui.core.search.arrays import FloatArray
+    from memtui.core.search.segment import Segment
 
 FORMAT_VERSION = 3
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.

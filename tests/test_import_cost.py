@@ -1,0 +1,46 @@
+"""Each command imports only what its work needs: the quick ones never load numpy or the index,
+and no headless command loads Textual (measured by what a fresh interpreter has imported)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROBE = """
+import json, sys
+from memtui.cli import main
+try:
+    main(json.loads(sys.argv[1]))
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\\n" + json.dumps(sorted(sys.modules)))
+"""
+
+HEAVY = ("numpy", "memtui.core.search.index", "memtui.core.live.engine", "textual")
+
+
+def imported_by(argv: list[str]) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(argv)], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--version"], ["--help"], ["rank", "--help"], ["roots"], ["cache"], ["cache", "--json"]],
+    ids=" ".join,
+)
+def test_quick_commands_load_neither_numpy_nor_the_index(argv: list[str]) -> None:
+    assert imported_by(argv) & set(HEAVY) == set()
+
+
+def test_rank_loads_the_ranker_but_not_textual(memory_root: Path) -> None:
+    modules = imported_by(["rank", "-q", "deploy", str(memory_root)])
+    assert {"numpy", "memtui.core.search.rank"} <= modules
+    assert not any(name == "textual" or name.startswith("textual.") for name in modules)
