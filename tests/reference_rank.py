@@ -1,8 +1,10 @@
-"""A slow, obviously-correct reference of ranking, as documented in memtui/core/search/scoring.py.
+"""A slow, obviously-correct reference of ranking, as docs/ranking.md documents it.
 
-Shared with production: the scalar formulas of `memtui.core.search.scoring` (`idf`,
-`k1_length_norm`, `saturate`, `combine`, `apply_multiplier`), imported below. They are a few
-lines each; what this reference checks is everything that feeds them.
+Nothing of the score's arithmetic is imported from production: every formula (idf, the BM25
+saturation and length norm, the weights' normalisation, the clamp and the multipliers) is
+written again below from docs/ranking.md ("The arithmetic, exactly"), so a changed formula in
+`memtui.core.search.scoring` makes the fast path disagree with this reference
+(tests/test_rank_properties.py) and with its own unit tests (tests/test_scoring_formulas.py).
 
 Re-implemented here as plain loops over entries and their tokens (no index, no numpy, no
 caches), from the documented rules and their literal constants: which text is heading, body
@@ -16,15 +18,50 @@ the fast indexed path computes the same scores and the same result set.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections import Counter
 from fnmatch import fnmatchcase
 
 from rapidfuzz.distance import OSA
 
 from memtui.core.model import Entry, Source
-from memtui.core.search.scoring import apply_multiplier, combine, idf, k1_length_norm, saturate
 from memtui.core.search.tokenize import is_cjk, tokens
-from memtui.core.settings.config import Config, normalise_weights
+from memtui.core.settings.config import Config
+
+K1 = 1.2
+B = 0.5
+
+
+def idf(document_frequency: int, documents: int) -> float:
+    """ln(1 + (N − df + 0.5) / (df + 0.5)): positive, and larger for rarer terms."""
+    return math.log(1 + (documents - document_frequency + 0.5) / (document_frequency + 0.5))
+
+
+def k1_length_norm(length: float, average_length: float) -> float:
+    """k1 · (1 − b + b · length / average length)."""
+    return K1 * (1 - B + B * length / average_length)
+
+
+def saturate(tf: float, k1_norm: float) -> float:
+    """tf · (k1 + 1) / (tf + k1 · length norm)."""
+    return tf * (K1 + 1) / (tf + k1_norm)
+
+
+def combine(weighted_relevance: float, static: float) -> float:
+    """base = clamp01(weight · relevance + the static factors' weighted sum)."""
+    return min(1.0, max(0.0, weighted_relevance + static))
+
+
+def apply_multiplier(base: float, multiplier: float) -> float:
+    """score = base × the product of the multipliers (never capped)."""
+    return base * multiplier
+
+
+def normalise_weights(weights: dict[str, float]) -> dict[str, float]:
+    """Weights scaled to sum to 1."""
+    total = sum(weights.values())
+    return {name: value / total for name, value in weights.items()}
+
 
 SUFFIXES = (
     "ations",
@@ -148,7 +185,7 @@ def reference_scores(
     today: dt.date,
 ) -> dict[str, float]:
     """entry id -> score for every result of a plain-terms query (no filters, no phrases)."""
-    weights, _ = normalise_weights(dict(config.weights))
+    weights = normalise_weights(dict(config.weights))
     heading_counts = {e.id: Counter(tokens(heading_of(e))) for e in entries}
     body_counts = {
         e.id: Counter(tokens(e.body) + tokens(context_of(e)) + file_words(e)) for e in entries
