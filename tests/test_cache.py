@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 import layouts
@@ -92,6 +93,30 @@ def test_a_same_size_rewrite_in_the_same_tick_is_caught_by_the_content_digest(
         before.st_size,
         before.st_ino,
     )
+    warm = cached_engine(root)
+    assert [hit.entry.body for hit in warm.search("ledger").hits] == ["The ledger goes first."]
+    assert_same_engine(warm, fresh_engine(root), ["ledger", "canary", ""])
+
+
+def test_a_same_size_rewrite_with_another_mtime_is_read_again_on_a_warm_start(
+    tmp_path: Path,
+) -> None:
+    """Long after its last change a file is cached without a content digest, so its stat is
+    all that says it changed: an edit that keeps size and inode must still be seen."""
+    root = tmp_path / "root"
+    note = root / "MEMORY.md"
+    root.mkdir()
+    note.write_text("## Deploy\n\nThe canary goes first.\n")
+    an_hour_ago = time.time_ns() - 3_600 * 10**9
+    os.utime(note, ns=(an_hour_ago, an_hour_ago))  # long settled: no digest is kept
+    cached_engine(root).save_cache()
+    before = note.stat()
+    note.write_text("## Deploy\n\nThe ledger goes first.\n")  # same size, same inode
+    half_an_hour_ago = an_hour_ago + 1_800 * 10**9
+    os.utime(note, ns=(half_an_hour_ago, half_an_hour_ago))  # another mtime, also settled
+    after = note.stat()
+    assert (after.st_size, after.st_ino) == (before.st_size, before.st_ino)
+    assert after.st_mtime_ns != before.st_mtime_ns
     warm = cached_engine(root)
     assert [hit.entry.body for hit in warm.search("ledger").hits] == ["The ledger goes first."]
     assert_same_engine(warm, fresh_engine(root), ["ledger", "canary", ""])

@@ -13,6 +13,8 @@ FINE_GRAINED = "github_pat_" + "11ABCDEFG0" * 5
 OPENAI = "sk-proj-" + "Zx9Yw8Vu7T" * 4
 ANTHROPIC = "sk-ant-api03-" + "q1W2e3R4t5" * 5
 AWS_ID = "AKIAIOSFODNN7EXAMPLE"
+AWS_TEMPORARY_ID = "ASIAY34FZKBOKMUTVV7A"
+"""An STS session's key id: `ASIA`, where a long-lived key has `AKIA`."""
 AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 SLACK = "xoxb-1234567890-0987654321-AbCdEfGhIj"
 GOOGLE = "AIza" + "SyD-1234567890abcdefghijklmnopqrstu"
@@ -38,6 +40,7 @@ PEM = (
         (f"OPENAI key is {OPENAI}.", OPENAI, "sk-pro" + MASK),
         (f"claude {ANTHROPIC}", ANTHROPIC, "sk-ant" + MASK),
         (f"aws id {AWS_ID}", AWS_ID, "AKIAIO" + MASK),
+        (f"sts session {AWS_TEMPORARY_ID}", AWS_TEMPORARY_ID, "ASIAY3" + MASK),
         (f"aws_secret_access_key = {AWS_SECRET}", AWS_SECRET, "aws_secret_access_key = wJ" + MASK),
         (f"slack {SLACK}", SLACK, "xoxb-1" + MASK),
         (f"maps {GOOGLE}", GOOGLE, "AIzaSy" + MASK),
