@@ -5,6 +5,10 @@ Textual's keymap silently ignores an id it does not know and lets one key serve 
 is reported and ignored; a key already used by another binding active at the same time (in the
 same *scope*, e.g. the panes or the query box) is reported and the remap is refused. Help, the
 footer and the palette then show the keys that are really in force (`live_keys`).
+
+The table comes from the config file, so it is untrusted text: a key holding a control
+character (`"\u001b]0;title\u0007"`, `"\u001bc"`) is refused with a warning, and every id and
+key quoted in a warning is made visible (`sanitize.one_line`), so none reaches the terminal.
 """
 
 from __future__ import annotations
@@ -13,6 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from textual.binding import Binding, BindingType
+
+from memtui.core.sanitize import has_unsafe, one_line
+
+MAX_KEY_CHARS = 40
+"""Longer than any key name Textual knows (`ctrl+shift+exclamation_mark` is 27)."""
 
 
 @dataclass(frozen=True)
@@ -45,10 +54,16 @@ def check_keymap(
         return _keys(accepted.get(binding.id, binding.key))
 
     for binding_id, spec in keymap.items():
+        shown_id, shown_spec = one_line(binding_id, MAX_KEY_CHARS), one_line(spec, MAX_KEY_CHARS)
         if binding_id not in known:
             problems.append(
-                f'[keymap] "{binding_id}": no binding has this id; ignored '
-                "(help, ?, lists every id)"
+                f'[keymap] "{shown_id}": no binding has this id; ignored (help, ?, lists every id)'
+            )
+            continue
+        if has_unsafe(spec) or any(len(key) > MAX_KEY_CHARS for key in _keys(spec)):
+            problems.append(
+                f'[keymap] "{shown_id}" = "{shown_spec}": not a key name '
+                "(control characters, or too long); not applied"
             )
             continue
         wanted = _keys(spec)
@@ -68,7 +83,7 @@ def check_keymap(
         if clash is not None:
             taken = ", ".join(sorted(keys_of(clash) & wanted))
             problems.append(
-                f'[keymap] "{binding_id}" = "{spec}": {taken} already does '
+                f'[keymap] "{shown_id}" = "{shown_spec}": {one_line(taken)} already does '
                 f"{clash.description or clash.action} ({clash.id}); not applied"
             )
             continue

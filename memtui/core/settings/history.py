@@ -4,6 +4,10 @@ Kept in `$XDG_STATE_HOME/memtui/history` (else `~/.local/state/memtui/history`),
 memory root, capped at `MAX_QUERIES` (the newest kept). A query is stored once: asking it again
 moves it to the end. Queries are one line each, flattened and cut at `MAX_QUERY_CHARS`; a file
 that cannot be read is treated as empty, and a write that fails loses only the history.
+
+The file is as untrusted as memory: it is read as `small_file` reads (a FIFO or a link to
+`/dev/urandom` is refused, at most MAX_FILE_BYTES), and every line read goes through
+`sanitize.visible` and is capped, so no escape sequence in it reaches the terminal when recalled.
 """
 
 from __future__ import annotations
@@ -12,6 +16,9 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+
+from memtui.core.reading.small_file import read_small_file
+from memtui.core.sanitize import visible
 
 MAX_QUERIES = 500
 MAX_QUERY_CHARS = 500
@@ -26,17 +33,22 @@ def default_history_path() -> Path:
 def read_history(path: Path) -> list[str]:
     """The stored queries, oldest first (empty when the file is missing or unreadable)."""
     try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_FILE_BYTES)
+        data = read_small_file(path, MAX_FILE_BYTES, truncate=True)
     except OSError:
         return []
-    lines = data.decode("utf-8", errors="replace").split("\n")
-    return [line for line in lines if line.strip()][-MAX_QUERIES:]
+    lines = data.decode("utf-8", errors="replace").split("\n")[-MAX_QUERIES * 4 :]
+    cleaned = [_clean(line) for line in lines]
+    return [line for line in cleaned if line][-MAX_QUERIES:]
+
+
+def _clean(query: str) -> str:
+    """One query as stored and shown: control characters visible, flattened, capped."""
+    return " ".join(visible(query).split())[:MAX_QUERY_CHARS]
 
 
 def remembered(history: Iterable[str], query: str) -> list[str]:
     """`history` with `query` added as the newest (moved there if it was already stored)."""
-    flat = " ".join(query.split())[:MAX_QUERY_CHARS]
+    flat = _clean(query)
     if not flat:
         return list(history)
     kept = [item for item in history if item != flat]

@@ -1,0 +1,74 @@
+"""Files memtui reads besides memory (config, history, transcripts), opened as memory files are.
+
+Each of these paths can hold anything: a FIFO (opening it would block a worker for good), a
+symlink to `/dev/zero` or `/dev/urandom` (endless), a huge file, a name longer than the file
+system allows. So, as the memory walker does: the path is stat-ed first, only a regular file is
+opened (a symlink is followed, dotfiles are linked, but its target must be a regular file), it is
+opened with `O_NONBLOCK` and `fstat`-ed again (it may have been swapped meanwhile), and at most
+`limit` bytes are read. Every refusal is an `Unreadable` with a reason for a warning.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+_CHUNK = 256 * 1024
+
+
+class Unreadable(OSError):
+    """A file that was not read; `str()` says why, in words for a warning."""
+
+
+def _regular(info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise Unreadable("not a regular file (a FIFO, socket, device or folder): not read")
+
+
+def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
+    """At most `limit` bytes of the regular file at `path`.
+
+    A longer file raises `Unreadable`, or with `truncate` gives its first `limit` bytes. A
+    missing file raises `FileNotFoundError` (callers usually treat it as empty).
+    """
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            info = os.stat(path)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise Unreadable(f"not readable ({exc.strerror or exc})") from None
+    _regular(info)
+    if info.st_size > limit and not truncate:
+        raise Unreadable(f"{info.st_size:,} bytes, more than the {limit:,} read: not read")
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        raise Unreadable(f"not readable ({exc.strerror or exc})") from None
+    try:
+        _regular(os.fstat(descriptor))
+        chunks: list[bytes] = []
+        remaining = limit + 1
+        while remaining > 0:
+            chunk = os.read(descriptor, min(_CHUNK, remaining))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except Unreadable:
+        raise
+    except OSError as exc:
+        raise Unreadable(f"not readable ({exc.strerror or exc})") from None
+    finally:
+        os.close(descriptor)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        if not truncate:
+            raise Unreadable(f"more than {limit:,} bytes: not read")
+        data = data[:limit]
+    return data

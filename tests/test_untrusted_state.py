@@ -1,0 +1,145 @@
+"""What surrounds the memory is untrusted too: history and keymap text never reach the terminal
+raw, and special files at their paths are refused rather than opened."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from pty_terminal import Terminal
+
+from memtui.core.reading.small_file import Unreadable, read_small_file
+from memtui.core.sanitize import has_unsafe
+from memtui.core.settings.history import MAX_QUERIES, MAX_QUERY_CHARS, read_history
+from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
+from memtui.ui.keymap import check_keymap
+
+ESCAPES = {
+    "OSC 52": "\x1b]52;c;SElTVE9SWS1DTElQ\x07",
+    "OSC 0": "\x1b]0;HISTORY-TITLE\x07",
+    "CSI 2J": "\x1b[2J",
+    "C1 CSI": "\u009b31m",
+    "RIS": "\x1bc",
+}
+
+
+@pytest.mark.parametrize("payload", ESCAPES.values(), ids=ESCAPES.keys())
+def test_history_lines_are_made_visible_when_read(tmp_path: Path, payload: str) -> None:
+    path = tmp_path / "history"
+    path.write_text(f"deploy\nfind {payload} here\n", encoding="utf-8")
+    queries = read_history(path)
+    assert queries[0] == "deploy" and "here" in queries[1]
+    assert not any(has_unsafe(query) for query in queries)
+
+
+def test_history_is_capped_in_length_and_count_when_read(tmp_path: Path) -> None:
+    path = tmp_path / "history"
+    lines = [f"query {number} " + "x" * 5000 for number in range(MAX_QUERIES * 3)]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    queries = read_history(path)
+    assert len(queries) <= MAX_QUERIES
+    assert all(len(query) <= MAX_QUERY_CHARS for query in queries)
+
+
+def test_special_files_at_the_history_path_are_not_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert read_history(fifo) == []  # would block a worker in open() for good
+    urandom = tmp_path / "urandom"
+    urandom.symlink_to("/dev/urandom")
+    assert read_history(urandom) == []
+    assert read_history(tmp_path / ("n" * 300)) == []  # over the name limit
+
+
+@pytest.mark.parametrize(
+    "target", ["/dev/zero", "fifo", "folder"], ids=["dev-zero", "fifo", "folder"]
+)
+def test_the_small_file_reader_refuses_what_is_not_a_regular_file(
+    tmp_path: Path, target: str
+) -> None:
+    link = tmp_path / "config.toml"
+    if target == "fifo":
+        os.mkfifo(tmp_path / "fifo")
+    elif target == "folder":
+        (tmp_path / "folder").mkdir()
+    link.symlink_to(target if target.startswith("/") else tmp_path / target)
+    with pytest.raises(Unreadable, match="not a regular file"):
+        read_small_file(link, 1024)
+
+
+def test_the_small_file_reader_caps_what_it_reads(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 5000)
+    with pytest.raises(Unreadable, match="5,000 bytes"):
+        read_small_file(path, 1000)
+    assert read_small_file(path, 1000, truncate=True) == b"x" * 1000
+    with pytest.raises(FileNotFoundError):
+        read_small_file(tmp_path / "missing", 1000)
+    with pytest.raises(Unreadable, match="too long"):
+        read_small_file(tmp_path / ("n" * 300), 1000)
+
+
+@pytest.mark.parametrize(
+    ("binding_id", "keys"),
+    [
+        ("pane.help", "\x1b]0;T1\x07"),
+        ("pane.quit", "\x1bc"),
+        ("pane.edit", "E,\u009b2J"),
+        ("pane.edit", "x" * 41),
+    ],
+)
+def test_keymap_keys_with_control_characters_are_refused(binding_id: str, keys: str) -> None:
+    check = check_keymap({binding_id: keys}, {"main": MAIN_BINDINGS, "pane": PANE_BINDINGS})
+    assert binding_id not in check.accepted
+    assert len(check.problems) == 1 and "not a key name" in check.problems[0]
+    assert not has_unsafe(check.problems[0])
+
+
+def test_an_unknown_keymap_id_is_quoted_visibly() -> None:
+    check = check_keymap({"\x1b]0;id\x07": "E"}, {"pane": PANE_BINDINGS})
+    assert not check.accepted and not has_unsafe(check.problems[0])
+
+
+def test_recalled_history_and_keymap_write_no_escape_to_the_terminal(tmp_path: Path) -> None:
+    """The app in a pseudo-terminal: ↑ recalls a hostile query, help lists the keys."""
+    state, config = tmp_path / "state" / "memtui", tmp_path / "config" / "memtui"
+    state.mkdir(parents=True)
+    config.mkdir(parents=True)
+    (state / "history").write_text(
+        "".join(f"recall {payload} me\n" for payload in ESCAPES.values()), encoding="utf-8"
+    )
+    (config / "config.toml").write_text(
+        '[keymap]\n"pane.help" = "\\u001b]0;KEYMAP-TITLE\\u0007"\n"pane.quit" = "\\u001bc"\n',
+        encoding="utf-8",
+    )
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "TERM": "xterm-256color",
+        "LANG": "C.UTF-8",
+    }
+    argv = [sys.executable, "-m", "memtui", "--demo", "--no-watch"]
+    terminal = Terminal(argv, env, (120, 36))
+    try:
+        terminal.read_until(lambda: b"entries" in terminal.output)
+        terminal.settle()
+        for _ in range(len(ESCAPES)):
+            terminal.press(b"\x1b[A")  # ↑: the next older query
+        terminal.read_until(lambda: "recall ␛".encode() in terminal.output)
+        terminal.press(b"\x15\t?")  # clear the box, to the results, help
+        terminal.press(b"\x11")
+        terminal.wait_exit()
+    finally:
+        terminal.close()
+    written = bytes(terminal.output)
+    assert "recall ␛]52;c;SElTVE9SWS1DTElQ␇ me".encode() in written  # shown, made visible
+    assert "␛]0;KEYMAP-TITLE␇".encode() in written  # the warning quotes it visibly
+    for signature in (b"\x1b]52;c;SElTVE9SWS1DTElQ", b"\x1b]0;HISTORY", b"\x1b]0;KEYMAP"):
+        assert signature not in written
+    assert b"\x1bc" not in written and b"\x1b[2J" not in written
+    assert "\u009b".encode() not in written
