@@ -159,7 +159,8 @@ def build_parser(command: str) -> argparse.ArgumentParser:
         parser.description = (
             "The TUI as a picker: space marks entries, enter prints the marked ones (or the "
             "selected one) to stdout and exits 0; esc or ctrl+c prints nothing and exits 1. "
-            'The app draws on stderr, so `memtui pick > out.md` and "$(memtui pick)" work.'
+            "Like fzf, the app draws on the terminal (/dev/tty) whatever stdin and stdout are, "
+            'so `memtui pick > out.md` and "$(memtui pick)" work.'
         )
         add_common(parser)
         add_app_options(parser)

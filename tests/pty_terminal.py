@@ -75,6 +75,23 @@ class Terminal:
         os.waitpid(self.pid, 0)
         raise AssertionError("the program did not exit")
 
+    def hang_up(self) -> None:
+        """Close the terminal under the program, as closing a window or killing a tmux session
+        does: the kernel sends it SIGHUP (and SIGCONT), and its terminal is gone."""
+        os.close(self.fd)
+        self.fd = -1
+
+    def gone_within(self, seconds: float) -> bool:
+        """Whether the program ended within `seconds` (a bound for liveness, not a timing)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+                return True
+            time.sleep(0.02)
+        return False
+
     def close(self) -> None:
         if self.status is None:
             try:
@@ -82,4 +99,5 @@ class Terminal:
                 os.waitpid(self.pid, 0)
             except (ProcessLookupError, ChildProcessError):
                 pass
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)

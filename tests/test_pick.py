@@ -1,7 +1,7 @@
 """`memtui pick`: the app as a picker. enter hands on the marked entries (or the selected one,
 or with --multi every result), esc and ctrl+c hand on nothing; the output in every format holds
 no control character or escape sequence; the real command in a terminal prints only the choice
-to stdout while the app draws on the terminal through stderr."""
+to stdout while the app draws on the terminal (see also test_pick_terminal.py)."""
 
 from __future__ import annotations
 

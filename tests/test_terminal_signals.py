@@ -1,13 +1,15 @@
-"""The terminal is sane after any way out: SIGTERM, SIGHUP, ctrl+z then fg, and a crash.
+"""The terminal is sane after any way out: SIGTERM, SIGHUP, SIGINT, SIGQUIT, ctrl+z then fg,
+and a crash.
 
 The real `memtui` runs on a pseudo-terminal. After a signal it must write the sequences that
 leave the alternate screen, turn mouse reporting off and show the cursor, then exit with
-128 + the signal. ctrl+z runs under an interactive bash, as a person's shell would (job control
-needs a shell: a process group without one ignores SIGTSTP).
+128 + the signal (SIGINT: 130, as a shell expects). ctrl+z runs under an interactive bash, as
+a person's shell would (job control needs a shell: a process group without one ignores SIGTSTP).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -39,7 +41,10 @@ def environment(home: Path) -> dict[str, str]:
 MEMTUI = [sys.executable, "-m", "memtui", "--demo", "--no-watch", "--today", "2026-11-21"]
 
 
-@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
+ENDING = [signal.SIGTERM, signal.SIGHUP, signal.SIGINT, signal.SIGQUIT]
+
+
+@pytest.mark.parametrize("number", ENDING, ids=[number.name for number in ENDING])
 def test_a_signal_restores_the_terminal(tmp_path: Path, number: signal.Signals) -> None:
     terminal = Terminal(MEMTUI, environment(tmp_path), SIZE)
     try:
@@ -105,5 +110,6 @@ def test_run_tui_returns_the_apps_exit_code(monkeypatch: pytest.MonkeyPatch) -> 
             self._return_code = 1
 
     monkeypatch.setattr(tui, "MemtuiApp", Crashed)
+    monkeypatch.setattr(tui, "OnTheTerminal", lambda app: contextlib.nullcontext())
     args = build_tui_parser().parse_args(["--demo", "--no-watch"])
     assert tui.run_tui(args) == 1

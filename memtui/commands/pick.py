@@ -2,9 +2,10 @@
 
 `enter` prints the marked entries in the order they were marked (or, with nothing marked, the
 selected one) and exits 0; esc, ctrl+c or quitting prints nothing and exits 1 (`--multi`: with
-nothing marked, enter prints every result of the query instead). The app draws on stderr
-(Textual's Linux driver writes to `sys.__stderr__`) and this prints only after it has ended, so
-`memtui pick > out.md` and `prompt="$(memtui pick -q deploy)"` work in a terminal.
+nothing marked, enter prints every result of the query instead). Like fzf, the app draws on the
+controlling terminal (`/dev/tty`, see `ui.terminal`) whatever stdin and stdout are, and this
+prints only after it has ended, so `memtui pick > out.md`, `memtui pick | cat` and
+`prompt="$(memtui pick -q deploy)"` work; with no terminal at all it is a usage error (exit 2).
 
 Formats: `cite` (one `path:start–end` per line), `md` (each entry quoted under its citation
 line; see `core.cite`) and `json` (`rank --json`'s `results[]` fields). Every format is free of
@@ -25,6 +26,7 @@ from memtui.commands.tui import create_app
 from memtui.core import cite
 from memtui.core.secrets import mask_secrets
 from memtui.ui.handoff import HandOff, cited
+from memtui.ui.terminal import OnTheTerminal
 
 FORMATS = ("cite", "md", "json")
 
@@ -32,7 +34,8 @@ FORMATS = ("cite", "md", "json")
 def run_pick(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the picker; print the choice in `args.format` (0), or nothing when cancelled (1)."""
     app = create_app(args, hand_off="all" if args.multi else "selected")
-    app.run()
+    with OnTheTerminal(app):
+        app.run()
     if app.handed_off is None:
         return app.return_code or 1
     write_hand_off(app.handed_off, args.format, out or sys.stdout)

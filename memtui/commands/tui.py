@@ -9,6 +9,7 @@ from memtui.commands.common import startup_from_args
 from memtui.core.sanitize import one_line
 from memtui.ui.app import AppOptions, HandOffMode, MemtuiApp, key_scopes
 from memtui.ui.keymap import check_keymap
+from memtui.ui.terminal import OnTheTerminal
 
 MAX_QUERY_CHARS = 1000
 """A `-q` longer than this is cut; the box is one line, and ESC or BEL in it is made visible."""
@@ -31,12 +32,14 @@ def create_app(
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    """Run the app; its exit code (1 after a crash, so a shell can tell).
+    """Run the app on the terminal; its exit code (1 after a crash, so a shell can tell;
+    128 + the signal that ended it).
 
     `[keymap]` problems are printed on stderr first (the app shows them in its warnings too).
     """
     app = create_app(args)
     for problem in check_keymap(app.options.keymap, key_scopes()).problems:
         print(f"memtui: {one_line(problem, MAX_QUERY_CHARS)}", file=sys.stderr)
-    app.run()
+    with OnTheTerminal(app):
+        app.run()
     return app.return_code if app.return_code is not None else 0

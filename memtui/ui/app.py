@@ -1,20 +1,17 @@
 """The Textual app (`commands.tui.create_app` builds it for the CLI, the tests and screenshots).
 
 `MemtuiApp` owns what outlives a screen: options, themes, the secret mask, the keymap in force,
-saving settings to the config file in use, and exiting cleanly on SIGTERM/SIGHUP.
+saving settings to the config file in use (signals and the terminal: `ui.terminal`).
 The main screen owns the engine and every worker (see `screens/main.py`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
-import signal
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -232,7 +229,6 @@ class MemtuiApp(App[int]):
 
     def on_mount(self) -> None:
         asyncio.get_running_loop().set_default_executor(FreshContextExecutor())
-        self._exit_on_signals()
         wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
             self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
@@ -253,17 +249,6 @@ class MemtuiApp(App[int]):
             self.push_screen(RootsScreen(self.options.candidates))
         else:
             self.push_screen(MainScreen())
-
-    def _exit_on_signals(self) -> None:
-        """SIGTERM and SIGHUP end the app the orderly way, so the terminal is restored.
-
-        Python's default for both is to die at once, leaving the terminal in the alternate
-        screen with mouse reporting on and the cursor hidden. The exit code is 128 + the signal.
-        """
-        loop = asyncio.get_running_loop()
-        for number in (signal.SIGTERM, signal.SIGHUP):
-            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(number, partial(self.exit, return_code=128 + number))
 
     def open_demo(self) -> None:
         """Switch from the 'no memory folder' screen to the bundled demo."""
