@@ -22,7 +22,7 @@ CURSOR_ROW = re.compile(rb"\x1b\[(\d+);\d+H")
 CITATION = re.compile(r"^memory/\S+\.md:\d+\S*\d+ \(.+, daily\)$")
 
 
-def rows_drawn(output: bytes) -> set[int]:
+def rows_drawn(output: bytes | bytearray) -> set[int]:
     return {int(row) for row in CURSOR_ROW.findall(output)}
 
 
