@@ -15,6 +15,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.filters import FiltersScreen, TickBox
 from memtui.ui.screens.help import HelpScreen, help_table
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.screens.weights import WeightsScreen
 
 ROWS = [
     ("in the results list", "j ↓", "next result", "results.down"),
@@ -29,18 +30,45 @@ ROWS = [
 ]
 
 
+@pytest.mark.parametrize("ids", [False, True])
 @pytest.mark.parametrize("width", [40, 56, 76, 96])
-def test_help_descriptions_wrap_inside_their_own_column(width: int) -> None:
-    lines = help_table(ROWS, width).plain.split("\n")
+def test_help_descriptions_wrap_inside_their_own_column(width: int, ids: bool) -> None:
+    lines = help_table(ROWS, width, ids=ids).plain.split("\n")
     key_column = 2 + max(len(keys) for _, keys, _, _ in ROWS) + 2
     rows = [line for line in lines if line.startswith("  ")]  # not headers or blank lines
     assert len(rows) > len(ROWS)  # the long description took more than one line
+    id_cells = len("results.down") + 2 if ids else 0
     for line in rows:
         keys, text = line[:key_column], line[key_column:]
         assert keys.strip() in {"", "j ↓", "e", "-word"}  # nothing runs under the keys
-        assert text and not text.startswith(" ") and len(line) <= max(width, key_column + 16)
+        assert text and not text.startswith(" ")
+        assert len(line) <= max(width, key_column + 16 + id_cells)
     text = " ".join(lines)
-    assert "pane.edit" in text and "results.down" in text  # every binding id is shown
+    # the ids (what [keymap] remaps) only in their own column, when asked for
+    assert ("pane.edit" in text and "results.down" in text) is ids
+    if ids:
+        starts = {
+            line.index(name)
+            for name in ("pane.edit", "results.down")
+            for line in rows
+            if name in line
+        }
+        assert len(starts) == 1  # one column, aligned
+
+
+async def test_help_is_in_sentence_case_and_i_shows_the_ids() -> None:
+    app = demo_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = await open_help(pilot, app)
+        body = screen.query_one("#help-body")
+        for *_, what, _ in screen.rows:
+            assert what[:1] == what[:1].upper(), what
+        shown = str(body.render())
+        assert "Next result" in shown and "results.down" not in shown
+        assert "ctrl+" not in shown  # keys written one way: ^a, as the footer does
+        await pilot.press("i")
+        await pilot.pause()
+        assert "results.down" in str(body.render())
 
 
 async def open_help(pilot: Pilot[Any], app: MemtuiApp) -> HelpScreen:
@@ -112,3 +140,45 @@ async def test_a_bad_date_is_flagged_as_you_type_and_not_applied() -> None:
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
         assert app.screen.query_text == "deploy after:2026-12"
+
+
+async def test_f_tab_space_enter_applies_a_source_filter() -> None:
+    """enter applies from a checkbox too (space ticks it), as the window's hint says."""
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("tab", "f")
+        await wait_until(pilot, lambda: isinstance(app.screen, FiltersScreen))
+        await pilot.press("tab", "space", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        main = app.screen
+        assert isinstance(main, MainScreen) and main.query_text == "deploy source:daily"
+
+
+@pytest.mark.parametrize("field", ["#role", "#tag", "#after"])
+async def test_enter_in_any_field_applies(field: str) -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_filters(pilot, app)
+        screen.query_one("#source-long_term", TickBox).focus()
+        await pilot.press("space")
+        screen.query_one(field, Input).focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        main = app.screen
+        assert isinstance(main, MainScreen) and main.query_text == "deploy source:long_term"
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24)])
+async def test_the_weights_window_fits_with_its_keys_and_sum(size: tuple[int, int]) -> None:
+    app = demo_app()
+    async with app.run_test(size=size) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("ctrl+g")
+        await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
+        await pilot.pause()
+        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "sum 1.00" in shown and "esc close" in shown and "s save" in shown
+        for name in ("relevance", "source", "recency", "position", "half-life"):
+            assert name in shown
+        assert "of\n" not in shown  # no label wrapped onto a line of its own

@@ -60,8 +60,22 @@ async def test_narrow_lists_drop_the_date_and_source_before_cutting_titles(
         await loaded(pilot, app)
         first = rows(app)[0]
         assert "daily" not in first and "2026-11-21 " not in first.split("·")[0]
-        if size[0] >= 100 or size[0] < 80:  # 80×24 side by side: 25 cells, still cut
+        if size[0] < 80:  # stacked: the list has the whole width
             assert TOP_TITLE in first
+        else:  # side by side the entry has the room; the title is cut, not the columns'
+            assert TOP_TITLE[:20] in first
+
+
+@pytest.mark.parametrize("size", [(100, 30), (120, 35), (160, 45), (220, 50)])
+async def test_from_100_columns_the_entry_is_at_least_as_wide_as_the_list(
+    size: tuple[int, int],
+) -> None:
+    app = demo_app("-q", "deploy")
+    async with app.run_test(size=size) as pilot:
+        screen = await loaded(pilot, app)
+        listed = screen.query_one("#left").region.width
+        entry = screen.query_one("#right").region.width
+        assert entry >= listed and 0.55 <= entry / size[0] <= 0.6
 
 
 async def test_wide_lists_keep_the_date_and_source_columns() -> None:

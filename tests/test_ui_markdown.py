@@ -17,7 +17,7 @@ from ui_helpers import build_app, detail_lines, rows, type_query, wait_loaded, w
 
 from memtui.core.reading.structure import scan
 from memtui.ui import markdown
-from memtui.ui.markdown_table import Table
+from memtui.ui.markdown_table import Table, fit_columns
 from memtui.ui.titles import fit_pieces, title_pieces
 
 MATCH = Style(bgcolor="yellow", bold=True)
@@ -72,6 +72,58 @@ def test_a_table_is_drawn_as_a_table_that_fits(width: int) -> None:
     assert len(bars) == 1  # every row's first column ends at the same place
     assert "rollback |" in " ".join(lines)  # an escaped pipe is text, not a column
     assert not any(line.lstrip().startswith("|") for line in lines)
+
+
+TESTS_TABLE = """\
+| Test | What it checks | Status |
+|---|---|---|
+| `test_webhook_retry` | the webhook is retried three times with backoff when the endpoint \
+is down | flaky |
+| `test_invoice_numbering_is_gapless` | numbers never skip | ok |
+"""
+
+
+@pytest.mark.parametrize("width", [60, 80, 100])
+def test_table_cells_wrap_at_word_boundaries_in_columns_sized_by_content(width: int) -> None:
+    """Identifiers stay whole, and the long prose column gets the room, not an equal share."""
+    lines = [line.plain for line in laid_out(TESTS_TABLE, width)]
+    assert all(len(line) <= width for line in lines)
+    assert "│" in lines[0]
+    shown = "\n".join(lines)
+    assert "test_webhook_retry" in shown and "test_invoice_numbering_is_gapless" in shown
+    words = set(TESTS_TABLE.replace("|", " ").replace("`", " ").split())
+    for line in lines[2:]:
+        for cell in line.split("│"):
+            assert set(cell.split()) <= words, f"a word was broken: {cell!r}"
+    _, prose, status = lines[0].split("│")
+    assert len(prose) > len(status) + 4  # the room goes by content, not in equal shares
+
+
+@pytest.mark.parametrize("width", [24, 30, 44, 48])
+def test_a_table_whose_words_cannot_fit_becomes_one_record_per_row(width: int) -> None:
+    lines = [line.plain.rstrip() for line in laid_out(TESTS_TABLE, width) if line.plain.strip()]
+    assert all(len(line) <= width for line in lines)
+    assert not any("│" in line for line in lines)
+    assert sum(set(line) == {"─"} for line in lines) == 1  # a rule between the two records
+    first = " ".join(" ".join(lines[: lines.index("─" * width)]).split())
+    assert first == (
+        "Test: test_webhook_retry What it checks: the webhook is retried three times with "
+        "backoff when the endpoint is down Status: flaky"
+    )
+
+
+def test_short_keys_stand_beside_their_values_in_a_record() -> None:
+    source = "| a | b |\n|---|---|\n| " + "x" * 40 + " | " + "y" * 40 + " |\n"
+    lines = [line.plain.rstrip() for line in laid_out(source, 50) if line.plain.strip()]
+    assert lines == ["a: " + "x" * 40, "b: " + "y" * 40]
+
+
+def test_columns_keep_their_natural_widths_when_they_fit_and_their_words_when_not() -> None:
+    assert fit_columns([5, 40, 3], [5, 9, 3], 60) == [5, 40, 3]
+    widths = fit_columns([5, 40, 20], [5, 9, 8], 40)
+    assert widths is not None and sum(widths) == 40 and widths[0] == 5
+    assert widths[1] > widths[2] >= 8  # the longer text gets more of the spare room
+    assert fit_columns([30, 30], [20, 25], 40) is None
 
 
 def test_table_cells_keep_inline_code_emphasis_and_matches() -> None:

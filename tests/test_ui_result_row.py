@@ -140,3 +140,20 @@ def test_a_row_never_runs_past_its_width(
     hit = make_hit(9, make_entry(0, title, "body", root=root))
     shown = row(hit, width, marked=marked, past_load_line=past_load_line, gone=gone)
     assert cell_len(shown) <= width
+
+
+def test_the_title_is_not_followed_by_a_file_name_another_column_already_shows() -> None:
+    """At 80 cells the date column shows but not the path: a daily note's name is its date,
+    so only a file name that says something else follows the title."""
+    daily = make_hit(1, make_entry(0, "Deploy", "body"))
+    note = make_hit(2, make_entry(1, "Recent changes", "body", path="activeContext.md"))
+    narrow_daily = row(daily, 50)
+    assert "2026-11-01" in row(daily, 80) and "2026-11-01.md" not in row(daily, 80)
+    assert "Recent changes · activeContext.md" in row(note, 80)
+    assert "Deploy · 2026-11-01.md" in narrow_daily  # no date column: the name says when
+
+
+def test_a_file_name_that_does_not_fit_whole_is_left_out_not_cut() -> None:
+    hit = make_hit(1, make_entry(0, "A title that takes most of the room", "body"))
+    shown = row(hit, 60)
+    assert "A title that takes most of the room" in shown and "·" not in shown

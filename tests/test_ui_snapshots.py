@@ -52,7 +52,7 @@ def test_main_screen_with_a_query(snap_compare: Snap, theme: str) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=prepare(app, "deploy"))
 
 
-SIZES = [(60, 20), (80, 24), (100, 30), (160, 45), (220, 50)]
+SIZES = [(60, 20), (80, 24), (100, 30), (120, 35), (160, 45), (220, 50)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{width}x{height}" for width, height in SIZES])

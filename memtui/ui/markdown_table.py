@@ -1,7 +1,9 @@
 """GFM tables for the entry view: found in lines, laid out for a width with box rules.
 
-Cells arrive already drawn (inline Markdown, query matches) by the caller's `cell` function;
-columns keep their natural width when they fit, else the widest shrink and their cells wrap.
+Cells arrive already drawn (inline Markdown, query matches) by the caller's `cell` function.
+Columns keep their natural width when they fit; else each keeps its longest word, shares the
+rest of the room by how much text it holds, and its cells wrap at word boundaries. A table
+whose words cannot fit side by side becomes one `key: value` record per row.
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ MAX_TABLE_COLUMNS = 24
 _CELL_SPLIT = re.compile(r"(?<!\\)\|")
 
 
+LONG_WORD_CELLS = 30
+"""A column keeps its longest word whole (an identifier, a path) when the room allows; when it
+does not, only words longer than this (a URL) are broken, before the table gives up its grid."""
+
+RECORD_KEY_SHARE = 3
+"""In the record layout keys stand beside their values when they take at most a third of
+the width, else above them."""
+
+
 @dataclass
 class Table:
     """A GFM table: header and rows of inline-rendered cells, aligned per column."""
@@ -31,17 +42,23 @@ class Table:
     border: Style
 
     def lines(self, width: int, console: Console) -> list[Text]:
+        """The table laid out in `width` cells: as a grid when its columns fit with their
+        words whole, else as one `key: value` record per row."""
         columns = len(self.aligns)
+        table = [self.header, *self.rows]
         natural = [
-            max(
-                cell_len(row[index].plain) if index < len(row) else 0
-                for row in [self.header, *self.rows]
-            )
+            max(1, *(cell_len(_cell(row, index).plain) for row in table))
             for index in range(columns)
         ]
-        widths = fit_columns([max(1, value) for value in natural], width - 3 * (columns - 1) - 1)
-        if widths is None:  # too many columns for the view: one row per line, cells joined
-            return [_joined(row, self.border) for row in [self.header, *self.rows]]
+        longest = [
+            max(1, *(_longest_word(_cell(row, index)) for row in table)) for index in range(columns)
+        ]
+        room = width - 3 * (columns - 1) - 1
+        widths = fit_columns(natural, longest, room) or fit_columns(
+            natural, [min(LONG_WORD_CELLS, cells) for cells in longest], room
+        )
+        if widths is None:
+            return self._records(width, console)
         out = self._row(self.header, widths, console, header=True)
         rule = ["─" * (cells + 2) for cells in widths]
         rule[-1] = "─" * (widths[-1] + 1)
@@ -53,9 +70,7 @@ class Table:
     def _row(
         self, row: list[Text], widths: list[int], console: Console, *, header: bool
     ) -> list[Text]:
-        cells = [
-            (row[index] if index < len(row) else Text()).copy() for index in range(len(widths))
-        ]
+        cells = [_cell(row, index).copy() for index in range(len(widths))]
         wrapped = [
             cell.wrap(console, cells_wide, justify=align, overflow="fold")
             for cell, cells_wide, align in zip(cells, widths, self.aligns, strict=True)
@@ -75,31 +90,64 @@ class Table:
             out.append(Text.assemble(*parts))
         return out
 
+    def _records(self, width: int, console: Console) -> list[Text]:
+        """Each row as a block of `key: value` lines (the header's cells are the keys), the
+        blocks between rules: what a table too wide for the view still reads as. Keys wider
+        than a third of the view stand on their own line, the value indented under them."""
+        keys = [Text.assemble(cell, ":") for cell in self.header]
+        for key in keys:
+            key.stylize_before(Style(bold=True))
+        key_cells = max((cell_len(key.plain) for key in keys), default=1)
+        beside = key_cells <= width // RECORD_KEY_SHARE
+        indent = key_cells + 1 if beside else 2
+        value_cells = max(1, width - indent)
+        out: list[Text] = []
+        for number, row in enumerate(self.rows):
+            if number:
+                out.append(Text("─" * width, style=self.border))
+            for index, key in enumerate(keys):
+                value_lines = _cell(row, index).wrap(console, value_cells, overflow="fold")
+                if not beside:
+                    out += key.wrap(console, width, overflow="fold")
+                for line, value in enumerate(value_lines):
+                    lead = key.copy() if beside and line == 0 else Text()
+                    lead.pad_right(indent - cell_len(lead.plain))
+                    out.append(Text.assemble(lead, value))
+                if beside and not value_lines:
+                    out.append(key.copy())
+        return out
 
-def _joined(cells: list[Text], border: Style) -> Text:
-    """Cells on one line between bars (a table too wide for the view)."""
-    parts: list[Text] = []
-    for index, cell in enumerate(cells):
-        if index:
-            parts.append(Text(" │ ", style=border))
-        parts.append(cell.copy())
-    return Text.assemble(*parts)
+
+def _cell(row: list[Text], index: int) -> Text:
+    """A row's cell `index`; a row shorter than the header has empty cells at its end."""
+    return row[index] if index < len(row) else Text()
 
 
-def fit_columns(natural: list[int], room: int) -> list[int] | None:
-    """Column widths that fit `room`: natural widths when they fit, else the widest columns
-    shrink first (cells then wrap); None when even 4 cells a column do not fit."""
+def _longest_word(cell: Text) -> int:
+    """Cells of the longest word in `cell`."""
+    return max((cell_len(word) for word in cell.plain.split()), default=0)
+
+
+def fit_columns(natural: list[int], shortest: list[int], room: int) -> list[int] | None:
+    """Column widths that fit `room`, sized by content: natural widths when they fit, else
+    each column keeps its longest word (`shortest`) and the rest of the room goes to the
+    columns in proportion to what they still lack; None when even the words do not fit."""
     if room >= sum(natural):
         return natural
-    floor = 4
-    if room < floor * len(natural):
+    floor = [min(low, high) for low, high in zip(shortest, natural, strict=True)]
+    if room < sum(floor):
         return None
-    widths = list(natural)
-    while sum(widths) > room:
-        widest = max(range(len(widths)), key=lambda index: widths[index])
-        widths[widest] -= 1
-        if widths[widest] < floor:
-            return None
+    lacking = [high - low for low, high in zip(floor, natural, strict=True)]
+    spare = room - sum(floor)
+    total = sum(lacking)
+    shares = [spare * lack / total for lack in lacking]
+    widths = [low + int(share) for low, share in zip(floor, shares, strict=True)]
+    # the cells that rounding down left over go to the columns that lost the most to it
+    by_remainder = sorted(
+        range(len(widths)), key=lambda i: shares[i] - int(shares[i]), reverse=True
+    )
+    for index in by_remainder[: room - sum(widths)]:
+        widths[index] += 1
     return widths
 
 

@@ -23,9 +23,14 @@ from textual.widgets import Button, Checkbox, Input, Label, Static
 from memtui.ui.filters import QueryFilters, date_problem, split_query, with_filters
 
 
-class TickBox(Checkbox):
+class TickBox(Checkbox, inherit_bindings=False):
     """A checkbox drawn `[x]` or `[ ]`: ticked and unticked differ in shape, not only in colour
-    (so they read the same under NO_COLOR and to colour-blind eyes)."""
+    (so they read the same under NO_COLOR and to colour-blind eyes). Only space ticks it:
+    enter goes on to the form, which applies, as its hint says."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "toggle_button", "Toggle", show=False),
+    ]
 
     @property
     def _button(self) -> Content:
@@ -40,6 +45,7 @@ class FiltersScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="filters.cancel"),
         Binding("ctrl+s", "apply", "Apply", id="filters.apply"),
+        Binding("enter", "apply", "Apply", show=False),
     ]
     SOURCES = (("long_term", "long-term"), ("daily", "daily"), ("note", "topic/role"))
     DATES = ("after", "before")

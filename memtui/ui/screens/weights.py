@@ -29,6 +29,7 @@ WEIGHT_STEP = 0.05
 HALF_LIFE_STEP = 5.0
 HALF_LIFE_RANGE = (1.0, 3650.0)
 HALF_LIFE = "half-life"
+BAR_CELLS = 24
 
 
 class WeightsScreen(ModalScreen[None]):
@@ -64,13 +65,11 @@ class WeightsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="weights-box", classes="modal-box"):
-            yield Static(Content.styled("weights", "bold $accent"))
+            yield Static(Content.styled("weights · share of the score", "bold $accent"))
             yield Static(id="weights-body", markup=False)
             yield Static(
                 Content.styled(
-                    "↑↓ choose · ←→ or −/+ change · r reset to the config · s save to the config · "
-                    "esc close — the list reranks live; weights are normalised to sum 1",
-                    "$muted",
+                    "↑↓ choose · ←→ change · r reset · s save to the config · esc close", "$muted"
                 )
             )
 
@@ -78,6 +77,8 @@ class WeightsScreen(ModalScreen[None]):
         self._paint()
 
     def _paint(self) -> None:
+        """One line per row, short enough for a 60-column terminal (`70%`, not `70% of
+        score`), then the sum: the window fits 60×20 with its keys in sight."""
         total = sum(self.weights.values()) or 1.0
         lines: list[Content] = []
         for index, name in enumerate(self.ROWS):
@@ -91,19 +92,20 @@ class WeightsScreen(ModalScreen[None]):
                 value = f"{self.weights[name]:>5.2f}  "
                 fraction = self.weights[name]
                 style = render.FACTOR_STYLE.get(name, "$primary")
-                share = f"  {self.weights[name] / total:4.0%} of score"
+                share = f" {self.weights[name] / total:4.0%}"
             lines.append(
                 Content.assemble(
                     marker,
                     (f"{name:<10}", f"bold {style}" if index == self.row else style),
                     (value, "bold"),
                     "  ",
-                    (render.bar(fraction, 24), style),
+                    (render.bar(fraction, BAR_CELLS), style),
                     (share, "$muted"),
                 )
             )
-        lines.append(Content(""))
-        lines.append(Content.styled(f"sum {total:.2f}", "$muted"))
+        lines.append(
+            Content.styled(f"sum {total:.2f} · normalised to 1 · the list reranks live", "$muted")
+        )
         self.query_one("#weights-body", Static).update(Content("\n").join(lines))
 
     def action_row(self, step: int) -> None:

@@ -15,7 +15,7 @@ from rich.segment import Segment
 from rich.style import Style
 
 from memtui.core.cite import date_label
-from memtui.core.model import Hit, Source
+from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui import gone as gone_glyph
 from memtui.ui import widths
@@ -66,6 +66,16 @@ def compact_path(path: str, cells: int) -> str:
         if cell_len(with_parent) <= cells:
             return with_parent
     return name
+
+
+def file_suffix(entry: Entry, date_shown: str, *, path_shown: bool) -> str:
+    """` · file.md` after the title, unless another column already says it: the path column,
+    or the date column for a daily note named by its date (`2026-11-26.md`). Shown only
+    whole (the row drops it rather than cut it)."""
+    name = one_line(entry.file_name, widths.SHORT)
+    if path_shown or (date_shown.strip() and name.startswith(date_shown.strip())):
+        return ""
+    return f" · {name}"
 
 
 def row_segments(
@@ -134,11 +144,13 @@ def row_segments(
         - (gone_glyph.GLYPH_CELLS if gone else 0),
     )
     pieces = title_pieces(display_title(entry))
-    suffix = "" if path_width else f" · {one_line(entry.file_name, widths.SHORT)}"
+    suffix = file_suffix(entry, date if show_meta else "", path_shown=bool(path_width))
     title_cells = sum(cell_len(text) for text, _ in pieces)
     if title_cells >= title_width:
         pieces, suffix = fit_pieces(pieces, title_width), ""
         title_cells = title_width
+    if cell_len(suffix) > title_width - title_cells:
+        suffix = ""  # a cut file name (`· 2026-10-2…`) says nothing: the title keeps the room
     suffix = fit(suffix, title_width - title_cells)
     title_style = style("results--title") + Style(bold=True) if cursor else style("results--title")
     if tag:
