@@ -7,6 +7,7 @@ fed an ESC/OSC/C1/BEL payload, and a file name that is not UTF-8 goes through ev
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -19,6 +20,7 @@ from ui_helpers import wait_until
 
 from memtui.bench import hostile
 from memtui.cli import build_tui_parser
+from memtui.commands.common import dump_json
 from memtui.commands.tui import create_app
 
 PAYLOAD = "zebra \x1b]0;QARG-TITLE\x07 \x9b31m x"
@@ -126,6 +128,52 @@ def test_a_non_utf8_file_name_is_shown_as_its_bytes(latin1_root: Path, argv: lis
         payload = json.loads(result.stdout)
         paths = [item["path"] for item in payload.get("entries", payload.get("results", []))]
         assert "caf\\xe9.md" in paths
+
+
+@pytest.mark.parametrize("command", ["rank", "list", "health"])
+def test_a_non_utf8_folder_reads_the_same_in_root_and_root_label(
+    tmp_path: Path, command: str
+) -> None:
+    """With several roots each entry names its folder twice, as a path and as a label."""
+    latin1 = tmp_path / os.fsdecode(b"caf\xe9")
+    other = tmp_path / "notes"
+    for folder in (latin1, other):
+        folder.mkdir()
+        (folder / "MEMORY.md").write_text("## Cafe opening hours\nThe cafe opens at eight.\n")
+    query = ["-q", "cafe"] if command == "rank" else []
+    result = run_memtui(command, str(latin1), str(other), *query, "--days", "0", "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    items = [
+        item
+        for key in ("results", "entries")
+        if isinstance(payload.get(key), list)
+        for item in payload[key]
+    ]
+    labels = {item["root_label"]: item["root"] for item in items if "root_label" in item}
+    labels |= {root["label"]: root["path"] for root in payload.get("roots", [])}
+    assert "caf\\xe9" in labels
+    for label, path in labels.items():
+        assert Path(path).name == label
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (os.fsdecode(b"caf\xe9"), "caf\\xe9"),  # an undecodable file-name byte: its bytes
+        ("a\ud800b", "a\ud800b"),  # any other lone surrogate: kept as the same JSON value
+        ("bidi\u202eevil", "bidi\u202eevil"),
+    ],
+)
+def test_json_output_is_valid_utf8_and_escapes_what_a_terminal_must_not_get(
+    value: str, shown: str
+) -> None:
+    out = io.StringIO()
+    dump_json({"path": value}, out)
+    written = out.getvalue()
+    written.encode("utf-8")  # a raw lone surrogate cannot be written to a UTF-8 stream
+    assert "\u202e" not in written
+    assert json.loads(written) == {"path": shown}
 
 
 def test_hostile_payloads_are_planted_as_expected() -> None:

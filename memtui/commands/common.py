@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TextIO
 
+from memtui.core.sanitize import undecodable_bytes_visible
 from memtui.core.secrets import mask_secrets
 from memtui.core.settings.config import Config
 from memtui.startup import Startup, load_startup
@@ -47,7 +48,17 @@ def dump_json(payload: Any, stream: TextIO) -> None:
     """Write JSON that keeps CJK readable but escapes DEL, C1 and bidi controls as `\\uXXXX`.
 
     Those characters can only occur inside JSON strings, so escaping them keeps the same value.
+    An undecodable byte of a file name becomes the string `\\xNN`, as every other output shows
+    it, in every field: a root's path and its label read the same.
     """
     text = json.dumps(payload, ensure_ascii=False, indent=2)
-    stream.write(_JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text))
+    stream.write(_JSON_UNSAFE.sub(_json_escape, text))
     stream.write("\n")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    char = match.group()
+    shown = undecodable_bytes_visible(char)
+    if shown != char:
+        return json.dumps(shown)[1:-1]  # `\\xe9`: a backslash, as JSON writes one
+    return f"\\u{ord(char):04x}"
