@@ -20,10 +20,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memtui.core.live.roots import MemoryRoot, covers, folder_label, make_roots
+from memtui.core.live.roots import MemoryRoot, covers, distinct_labels, folder_label, make_roots
 from memtui.core.places import claude
-from memtui.core.places.table import NEAR, Found, Surroundings
+from memtui.core.places.table import (
+    NEAR,
+    OTHER,
+    OTHER_PROJECT,
+    REPOSITORY,
+    Found,
+    Surroundings,
+    other_projects,
+)
 from memtui.core.places.table import PLACES as PLACES
+from memtui.core.settings.choices import chosen_in, default_choices_path, root_key
 from memtui.core.settings.config import Config, ConfigError, load_config
 from memtui.demo import materialise_demo, materialise_demo_roots
 from memtui.errors import UsageError
@@ -40,6 +49,14 @@ class Candidate:
     """The files and folders it loads (`MemoryRoot.only`); empty: the whole folder."""
     closeness: int = NEAR
     """0 the current folder, 1 its repository, 2 the agent's own folders … (`core.places.table`)."""
+    project: Path | None = None
+    """Another project's folder, for its Claude Code auto-memory (kind OTHER_PROJECT)."""
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def other_project(self) -> bool:
+        """Another project's memory: offered by the picker, never opened by `--all`."""
+        return self.kind == OTHER_PROJECT
 
     @property
     def root(self) -> MemoryRoot:
@@ -72,9 +89,72 @@ def discover(around: Surroundings | None = None) -> list[Candidate]:
             kept.append((item, kind))
     roots = make_roots((item.label, item.path) for item, _ in kept)
     return [
-        Candidate(kind, root.path, root.label, item.only, item.closeness)
+        Candidate(
+            kind, root.path, root.label, item.only, item.closeness, item.project, item.warnings
+        )
         for root, (item, kind) in zip(roots, kept, strict=True)
     ]
+
+
+def with_other_projects(
+    candidates: Sequence[Candidate], around: Surroundings | None = None
+) -> list[Candidate]:
+    """`candidates`, then other projects' Claude Code auto-memory (newest first)."""
+    around = around or surroundings()
+    others = other_projects(around, [candidate.path for candidate in candidates])
+    labels = distinct_labels([c.label for c in candidates] + [o.label for o in others])
+    return [
+        *candidates,
+        *(
+            Candidate(OTHER_PROJECT, item.path, label, closeness=OTHER, project=item.project)
+            for item, label in zip(others, labels[len(candidates) :], strict=True)
+        ),
+    ]
+
+
+def decide(
+    around: Surroundings, *, every: bool = False, others: bool = False
+) -> tuple[list[Candidate], Plan]:
+    """What discovery finds from `around` and what `memtui` does with it. Other projects'
+    memory is looked for only when it is offered (the picker) or `others` asks for it."""
+    candidates = discover(around)
+    what = plan(candidates, around.cwd, every=every)
+    if others or (not every and (what.pick or not what.opens)):
+        candidates = with_other_projects(candidates, around)
+        what = plan(candidates, around.cwd, every=every)
+    return candidates, what
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What `memtui` does with no ROOT in a folder: what it opens, or that it asks."""
+
+    opens: tuple[Candidate, ...]
+    pick: bool
+    """Start on the picker (the headless commands use `opens` and say so)."""
+    why: str
+    """In the words `memtui roots` prints."""
+
+
+def plan(candidates: Sequence[Candidate], cwd: Path, *, every: bool = False) -> Plan:
+    """Open the memory of this folder and its repository directly; else the folder's remembered
+    choice; else the one memory found; else ask (the picker) or say nothing was found."""
+    local = [candidate for candidate in candidates if not candidate.other_project]
+    if every:
+        return Plan(tuple(local), False, "opens every memory found here (--all)")
+    remembered = chosen_in(default_choices_path(), cwd)
+    by_key = {root_key(candidate.root): candidate for candidate in candidates}
+    if remembered and all(key in by_key for key in remembered):
+        return Plan(tuple(by_key[key] for key in remembered), False, "opens your choice here")
+    near = [candidate for candidate in local if candidate.closeness <= REPOSITORY]
+    if near:
+        where = "this folder" if all(c.closeness == NEAR for c in near) else "this repository"
+        return Plan(tuple(near), False, f"opens the memory of {where}")
+    if len(local) == 1:
+        return Plan(tuple(local), False, "opens the only memory found for this folder")
+    if candidates:
+        return Plan(tuple(local[:1]), True, "asks which memory to open (the start picker)")
+    return Plan((), False, "finds no memory")
 
 
 def _root(found: Found) -> MemoryRoot:
@@ -124,6 +204,14 @@ class Startup:
     chosen: bool = True
     """False when discovery found several candidates and the closest was taken for want of a
     choice: the TUI asks instead, the headless commands say which one they used."""
+    why: str = ""
+    """What discovery decided, as `memtui roots` says it (`Plan.why`); '' when ROOTs were given."""
+
+    @property
+    def more_found(self) -> int:
+        """Memory found here but not opened (the picker offers it)."""
+        opened = {root_key(root) for root in self.roots}
+        return sum(root_key(candidate.root) not in opened for candidate in self.candidates)
 
     @property
     def root(self) -> Path | None:
@@ -162,6 +250,7 @@ def load_startup(
     effective_today = today if today is not None else dt.date.today()
     candidates: list[Candidate] = []
     chosen = True
+    why = ""
     if demo:
         found = demo_roots(effective_today, every=every)
     elif roots:
@@ -169,10 +258,10 @@ def load_startup(
             raise UsageError("give ROOTs or --all, not both")
         found = make_roots((folder_label(path), path) for path in map(explicit_root, roots))
     else:
-        candidates = discover()
-        opened = candidates if every else candidates[:1]
-        chosen = every or len(candidates) <= 1
-        found = tuple(item.root for item in opened)
+        candidates, what = decide(surroundings(), every=every)
+        chosen, why = not what.pick, what.why
+        found = tuple(item.root for item in what.opens)
+        warnings += [warning for item in what.opens for warning in item.warnings]
     found, nested = drop_nested(found)
     warnings += [
         f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
@@ -188,6 +277,7 @@ def load_startup(
         searched=tuple(searched_places()) if not found else (),
         candidates=tuple(candidates),
         chosen=chosen,
+        why=why,
     )
 
 

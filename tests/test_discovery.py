@@ -18,6 +18,12 @@ import pytest
 from memtui.cli import main
 from memtui.core.places import claude
 from memtui.core.places.survey import survey
+from memtui.core.settings.choices import (
+    chosen_in,
+    default_choices_path,
+    read_choices,
+    remember_choice,
+)
 from memtui.startup import PLACES, discover, load_startup, searched_places
 
 TODAY = dt.date(2026, 11, 21)
@@ -187,16 +193,48 @@ def test_every_place_is_described_where_memtui_looked(work: Path) -> None:
     assert "/.claude/projects/" in places and "$MEMTUI_DIR (not set)" in places
 
 
-def test_several_candidates_open_the_closest_unless_all(work: Path) -> None:
+def test_this_folders_memory_opens_directly_and_says_more_were_found(work: Path) -> None:
     (work / "memory-bank").mkdir()
     (work / "memory-bank" / "progress.md").write_text("## Done\nx\n")
     (Path.home() / ".nanobot" / "workspace").mkdir(parents=True)
     closest = load_startup(today=TODAY)
     assert [root.path for root in closest.roots] == [work / "memory-bank"]
-    assert not closest.chosen and len(closest.candidates) == 2
+    assert closest.chosen and closest.more_found == 1
+    assert closest.why == "opens the memory of this folder"
     every = load_startup(today=TODAY, every=True)
     assert [root.label for root in every.roots] == ["work-bank", "nanobot"]
     assert every.chosen
+
+
+def test_several_far_candidates_ask_unless_all(work: Path) -> None:
+    for name in (".nanobot", ".openclaw"):
+        (Path.home() / name / "workspace").mkdir(parents=True)
+    asked = load_startup(today=TODAY)
+    assert not asked.chosen and [root.label for root in asked.roots] == ["openclaw"]
+    assert len(asked.candidates) == 2 and asked.why.startswith("asks")
+    assert load_startup(today=TODAY, every=True).chosen
+
+
+def test_a_remembered_choice_opens_without_asking(work: Path) -> None:
+    for name in (".nanobot", ".openclaw"):
+        (Path.home() / name / "workspace").mkdir(parents=True)
+    nanobot = next(c for c in discover() if c.kind == "nanobot")
+    assert remember_choice(default_choices_path(), work, [nanobot.root])
+    again = load_startup(today=TODAY)
+    assert again.chosen and [root.label for root in again.roots] == ["nanobot"]
+    assert again.why == "opens your choice here"
+    assert default_choices_path().is_relative_to(Path(os.environ["XDG_STATE_HOME"]))
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"[]", b'{"folders": []}', b'{"folders": {"/x": [{"path": 3}]}}', b"\xff" * 10],
+)
+def test_a_choices_file_of_any_shape_is_no_choice(work: Path, content: bytes) -> None:
+    path = default_choices_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    assert read_choices(path) in ({}, {"/x": []}) and not chosen_in(path, work)
 
 
 def test_nested_roots_given_together_open_once(tmp_path: Path) -> None:

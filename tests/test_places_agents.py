@@ -219,3 +219,51 @@ def test_a_root_of_top_level_files_is_watched_without_its_subfolders(
 ) -> None:
     (tmp_path / "rules").mkdir()
     assert watches_subfolders(MemoryRoot("x", tmp_path, only)) is deep
+
+
+def other_project_memory(name: str, text: str) -> Path:
+    project = Path.home() / "code" / name
+    project.mkdir(parents=True)
+    memory = claude.claude_home() / "projects" / claude.encodings(project)[0] / "memory"
+    write(memory, {"MEMORY.md": text})
+    transcript = memory.parent / "session.jsonl"
+    transcript.write_text(json.dumps({"cwd": str(project)}) + "\n", encoding="utf-8")
+    return memory
+
+
+def test_roots_json_from_an_empty_folder_lists_other_projects_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    older = other_project_memory("shop", "## Deploys\nblue-green\n")
+    newer = other_project_memory("blog", "## Posts\nweekly\n")
+    os.utime(older / "MEMORY.md", (1_000_000_000, 1_000_000_000))
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    assert main(["roots", "--json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    listed = [(c["path"], c["other_project"], c["project"]) for c in payload["candidates"]]
+    assert listed == [
+        (str(newer), True, str(Path.home() / "code" / "blog")),
+        (str(older), True, str(Path.home() / "code" / "shop")),
+    ]
+    assert payload["picker"] and payload["opens"] == []
+    assert main(["roots"]) == 0
+    out = capsys.readouterr().out
+    assert "another project: ~/code/blog" in out and "asks which memory to open" in out
+
+
+def test_roots_says_what_memtui_opens_here(
+    repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert main(["roots"]) == 0
+    out = capsys.readouterr().out
+    assert "Here, memtui opens the memory of this folder: the 5 marked ▸, together." in out
+    marked = [line.split()[1] for line in out.splitlines() if line.startswith("▸")]
+    assert marked == ["muxcode", "orion", "serena", "memory_bank", "claude-md"]
+
+
+def test_from_the_file_system_root_nothing_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir("/")
+    assert all(item.path.parent != Path("/") or item.scope for item in claude_set(Path("/")).files)

@@ -32,7 +32,8 @@ from memtui.ui.widgets.results import ResultsList
 
 @pytest.fixture
 def found_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A project with a Cline memory bank, and an OpenClaw workspace in the (fake) home."""
+    """A Cline memory bank named by `$MEMTUI_DIR`, and an OpenClaw workspace in the (fake)
+    home, seen from a folder with no memory of its own (so memtui asks which to open)."""
     work = tmp_path / "shop"
     bank = write(
         work / "memory-bank" / "activeContext.md",
@@ -46,7 +47,9 @@ def found_twice(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, 
     for folder in (bank, workspace):
         for path in folder.glob("*.md"):
             os.utime(path, (stamp, stamp))
-    monkeypatch.chdir(work)
+    monkeypatch.setenv("MEMTUI_DIR", str(bank))
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
     return bank, workspace
 
 
@@ -76,17 +79,16 @@ async def test_several_candidates_start_on_the_picker_and_enter_opens_one(
     app = build_app("--no-watch")
     async with app.run_test(size=SIZE) as pilot:
         shown = await surveyed(pilot, app)
-        assert shown == [
-            f" memory-bank shop-bank 1 2026-03-04 {bank}",
-            " openclaw openclaw 1 2026-03-04 ~/.openclaw/workspace",
-        ]
+        assert shown[0].startswith(" memtui-dir shop 1 2026-03-04 /")
+        assert shown[0].endswith("shop/memory-bank")  # a long path is cut in the middle
+        assert shown[1] == " openclaw openclaw 1 2026-03-04 ~/.openclaw/workspace"
         await pilot.press("enter")
         screen = await wait_loaded(pilot, app)
         assert screen.engine is not None and not screen.engine.several_roots
         assert [root.path for root in screen.engine.roots] == [bank]
         assert "memory-bank" in static_text(app, "#app-title")
         await type_query(pilot, app, "deploy")
-        assert len(rows(app)) == 1 and "shop-bank" not in rows(app)[0]
+        assert len(rows(app)) == 1 and " shop " not in rows(app)[0]
 
 
 async def test_a_opens_every_candidate_with_labels_in_the_results(
@@ -98,11 +100,11 @@ async def test_a_opens_every_candidate_with_labels_in_the_results(
         await pilot.press("a")
         screen = await wait_loaded(pilot, app)
         assert screen.engine is not None and screen.engine.several_roots
-        assert "2 folders: shop-bank, openclaw" in static_text(app, "#app-title")
+        assert "2 folders: shop, openclaw" in static_text(app, "#app-title")
         await type_query(pilot, app, "deploy")
         shown = rows(app)
         assert len(shown) == 2
-        assert {row.split()[3] for row in shown} == {"shop-ba…", "openclaw"}
+        assert {row.split()[3] for row in shown} == {"shop", "openclaw"}
 
 
 async def test_palette_switches_memory_folder_and_esc_goes_back(
@@ -116,7 +118,7 @@ async def test_palette_switches_memory_folder_and_esc_goes_back(
         assert "Switch memory folder" in titles
         app.action_switch_roots()
         shown = await surveyed(pilot, app)
-        assert shown[0].startswith("● memory-bank") and shown[1].startswith(" openclaw")
+        assert shown[0].startswith("● memtui-dir") and shown[1].startswith(" openclaw")
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is first)
         app.action_switch_roots()

@@ -1,8 +1,10 @@
 """`memtui roots`: the memory folders memtui finds from here, closest first, and what they hold.
 
-The first candidate is what `memtui` (and `rank`/`list` without ROOT) opens; `--all` opens them
-all. Each line gives the kind of layout, the label results show, the entries and files it
-holds (counted without building entries, every date) and the day it was last written.
+It says exactly what `memtui` (and `rank`/`list` without ROOT) does here: the roots it opens
+(marked ▸), or that it asks; `--all` opens every one found for this folder. Other projects'
+Claude Code auto-memory is listed last, marked as another project's. Each line gives the kind
+of layout, the label results show, the entries and files it holds (counted without building
+entries, every date) and the day it was last written.
 `--all-claude` adds every Claude Code project memory under `~/.claude/projects/*/memory/`.
 Exit codes: 0 something found, 1 nothing.
 """
@@ -18,25 +20,33 @@ from memtui.commands.common import dump_json
 from memtui.core.places import claude
 from memtui.core.places.survey import Survey, survey
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
-from memtui.startup import Candidate, discover, searched_places, surroundings, tilde
+from memtui.startup import Candidate, Plan, decide, searched_places, surroundings, tilde
 
 
 def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     around = surroundings()
-    candidates = discover(around)
-    surveys = [survey(candidate.path) for candidate in candidates]
+    candidates, what = decide(around, others=True)
+    surveys = [survey(candidate.path, candidate.only) for candidate in candidates]
     projects = claude.every_project() if args.all_claude else []
     project_surveys = [survey(project.memory) for project in projects]
+    opens = {candidate.label for candidate in what.opens}
     if args.json:
         payload: dict[str, Any] = {
             "cwd": _path(around.cwd),
             "git_root": _path(around.git_root) if around.git_root else None,
+            "memtui": what.why,
+            "opens": [candidate.label for candidate in what.opens],
+            "picker": what.pick,
             "candidates": [
                 {
                     "kind": candidate.kind,
                     "label": candidate.label,
                     "path": _path(candidate.path),
+                    "only": list(candidate.only) or None,
+                    "other_project": candidate.other_project,
+                    "project": _path(candidate.project) if candidate.project else None,
+                    "opens": candidate.label in opens,
                     **_numbers(found),
                 }
                 for candidate, found in zip(candidates, surveys, strict=True)
@@ -55,7 +65,7 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
             ]
         dump_json(payload, stream)
     else:
-        _print_candidates(stream, candidates, surveys, around.cwd)
+        _print_candidates(stream, candidates, surveys, around.cwd, what)
         if args.all_claude:
             _print_projects(stream, projects, project_surveys)
     return 0 if candidates or projects else 1
@@ -79,7 +89,7 @@ def _entries(found: Survey) -> str:
 
 
 def _print_candidates(
-    stream: TextIO, candidates: list[Candidate], surveys: list[Survey], cwd: Path
+    stream: TextIO, candidates: list[Candidate], surveys: list[Survey], cwd: Path, what: Plan
 ) -> None:
     if not candidates:
         print(f"No memory folder found from {one_line(str(cwd), 200)}. Looked in:", file=stream)
@@ -87,24 +97,41 @@ def _print_candidates(
             print(f"  {one_line(place, 300)}", file=stream)
         return
     print(
-        f"{'':2}{'kind':<15}{'label':<20}{'entries':>8}{'files':>7}  {'newest':<10}  path",
+        f"{'':2}{'kind':<15}{'label':<25}{'entries':>8}{'files':>7}  {'newest':<10}  where",
         file=stream,
     )
-    for number, (candidate, found) in enumerate(zip(candidates, surveys, strict=True)):
-        marker = "▸ " if number == 0 else "  "
+    opens = {candidate.label for candidate in what.opens}
+    for candidate, found in zip(candidates, surveys, strict=True):
+        marker = "▸ " if candidate.label in opens and not what.pick else "  "
         newest = found.newest.isoformat() if found.newest else "—"
         print(
-            f"{marker}{candidate.kind:<15}{one_line(candidate.label, 19):<20}"
-            f"{_entries(found):>8}{found.files:>7}  {newest:<10}  "
-            f"{one_line(tilde(candidate.path), 300)}",
+            f"{marker}{candidate.kind:<15}{one_line(candidate.label, 24):<25}"
+            f"{_entries(found):>8}{found.files:>7}  {newest:<10}  {_where(candidate)}",
             file=stream,
         )
-    hint = (
-        "memtui opens ▸; `memtui --all` opens all of them together, `memtui ROOT` one."
-        if len(candidates) > 1
-        else "memtui opens ▸."
-    )
-    print(f"\n{hint}", file=stream)
+    print(f"\nHere, memtui {what.why}{_marked(what)}.", file=stream)
+    local = [candidate for candidate in candidates if not candidate.other_project]
+    if len(local) > max(1, len(what.opens)):
+        print(
+            f"`memtui --all` opens the {len(local)} found for this folder together; "
+            "`memtui ROOT` one folder.",
+            file=stream,
+        )
+
+
+def _marked(what: Plan) -> str:
+    if what.pick or not what.opens:
+        return ""
+    return ": ▸" if len(what.opens) == 1 else f": the {len(what.opens)} marked ▸, together"
+
+
+def _where(candidate: Candidate) -> str:
+    """The folder, the files of a set of files, or the project another project's memory is of."""
+    if candidate.other_project:
+        project = tilde(candidate.project) if candidate.project else candidate.path.parent.name
+        return one_line(f"{tilde(candidate.path)} (another project: {project})", 400)
+    files = f" ({', '.join(candidate.only)})" if candidate.only else ""
+    return one_line(tilde(candidate.path) + files, 400)
 
 
 def _print_projects(

@@ -100,6 +100,16 @@ def one_line(text: str, limit: int = 200) -> str:
     return flat
 
 
+def middle_cut(text: str, limit: int) -> str:
+    """`one_line(text)` cut in the middle when longer than `limit` (paths: the folder's own name
+    at the end is what tells two apart)."""
+    flat = one_line(text, 8 * len(text) + limit)
+    if len(flat) <= limit:
+        return flat
+    head = (limit - 1) // 3
+    return flat[:head] + "…" + flat[len(flat) - (limit - 1 - head) :]
+
+
 def cap_lines(text: str, width: int = 2000) -> str:
     """Cap every line at `width` characters so one 20 MB line cannot stall a view."""
     if len(text) <= width:

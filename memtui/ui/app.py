@@ -28,6 +28,7 @@ from memtui.core.live.watch import RootWatcher
 from memtui.core.live.watch_roots import RootsWatcher
 from memtui.core.sanitize import one_line, visible
 from memtui.core.secrets import mask_secrets
+from memtui.core.settings.choices import default_choices_path, remember_choice, root_key
 from memtui.core.settings.config import Config
 from memtui.core.settings.config_file import (
     ConfigWriteError,
@@ -157,6 +158,14 @@ class AppOptions:
         self.pick = False
 
     @property
+    def more_found(self) -> int:
+        """Memory discovery found that is not open (the picker, `m`, offers it)."""
+        if self.demo:
+            return 0
+        opened = {root_key(root) for root in self.open_roots}
+        return sum(root_key(candidate.root) not in opened for candidate in self.candidates)
+
+    @property
     def root_label(self) -> str:
         if self.root is None:
             return "no memory folder"
@@ -243,9 +252,9 @@ class MemtuiApp(App[int]):
             self.notify(
                 one_line(warning, widths.NOTICE), severity="warning", timeout=6, markup=False
             )
-        if self.options.root is None:
+        if self.options.root is None and not self.options.candidates:
             self.push_screen(NoMemoryScreen(self.options.searched))
-        elif self.options.pick:
+        elif self.options.pick or self.options.root is None:
             self.push_screen(RootsScreen(self.options.candidates))
         else:
             self.push_screen(MainScreen())
@@ -269,6 +278,10 @@ class MemtuiApp(App[int]):
             self.watcher.stop()
             self.watcher = None
         self.options.use_roots(message.roots)
+        if self.options.candidates:  # a choice among what discovery found: remembered here
+            await asyncio.to_thread(
+                remember_choice, default_choices_path(), Path.cwd(), message.roots
+            )
         for screen in self.screen_stack:
             if isinstance(screen, MainScreen) and screen.engine is not None:
                 release_later(screen.engine)

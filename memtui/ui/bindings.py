@@ -28,6 +28,7 @@ PANE_BINDINGS: list[BindingType] = [
     Binding("N", "screen.previous_match", "Previous match", show=False, id="pane.previous_match"),
     Binding("exclamation_mark", "screen.warnings", "Warnings", show=False, id="pane.warnings"),
     Binding("h", "screen.health", "Health", show=False, id="pane.health"),
+    Binding("m", "app.switch_roots", "Memory folders", show=False, id="pane.switch_roots"),
     Binding("T", "screen.next_theme", "Theme", show=False, id="pane.next_theme"),
     Binding("question_mark", "screen.help", "Help", id="pane.help"),
     Binding("q", "app.quit", "Quit", id="pane.quit"),

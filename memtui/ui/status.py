@@ -11,7 +11,7 @@ from textual.content import Content
 
 from memtui.core.live.watch import WatchMode
 from memtui.core.model import ChangeSet, RankResult
-from memtui.core.sanitize import one_line
+from memtui.core.sanitize import middle_cut, one_line
 from memtui.ui import widths
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 
@@ -34,11 +34,17 @@ QUERY_TIPS = (
 )
 
 
-def title_line(root_label: str) -> Content:
-    """`memtui · ~/workspace` on the top bar's left."""
-    return Content.assemble(
-        ("memtui", "bold $accent"), SEPARATOR, (one_line(root_label, widths.SHORT), "$foreground")
+def title_line(root_label: str, more_found: int = 0) -> Content:
+    """`memtui · ~/workspace` on the top bar's left (a long path cut in the middle), and how
+    much more memory discovery found (`m` opens the picker)."""
+    title = Content.assemble(
+        ("memtui", "bold $accent"),
+        SEPARATOR,
+        (middle_cut(root_label, widths.SHORT), "$foreground"),
     )
+    if more_found:
+        title += Content.assemble(SEPARATOR, (f"{more_found:,} more found (m)", "$text-muted"))
+    return title
 
 
 def app_status(

@@ -90,11 +90,12 @@ def _rules(folder: Path) -> list[Path]:
 
 
 def upward(start: Path, stop: Path | None = None) -> list[Path]:
-    """`start` and its parents, closest first, to `stop` (included) or to just below `/`."""
+    """`start` and its parents, closest first, to `stop` (included) or to just below `/`
+    (`/` itself only when it is `start`)."""
     folder = Path(os.path.abspath(start))
     chain: list[Path] = []
     for candidate in (folder, *folder.parents):
-        if candidate == candidate.parent:
+        if candidate == candidate.parent and chain:
             break
         chain.append(candidate)
         if stop is not None and candidate == stop:

@@ -17,10 +17,10 @@ from pathlib import Path
 from memtui.core.live.roots import folder_label
 from memtui.core.places import claude, instructions
 from memtui.core.places.instructions import InstructionSet, claude_set, gemini_set, grouped
-from memtui.core.reading.walk import IGNORED_FOLDERS
+from memtui.core.reading.walk import IGNORED_FOLDERS, scan_root
 
-NEAR, REPOSITORY, AGENT, ENVIRONMENT, HOME = range(5)
-"""Closeness, closest first (see the module docstring)."""
+NEAR, REPOSITORY, AGENT, ENVIRONMENT, HOME, OTHER = range(6)
+"""Closeness, closest first (see the module docstring); OTHER is another project's memory."""
 MEMORY_BANK_DEPTH = 6
 """How deep under the repository `memory_bank/` folders are looked for."""
 MEMORY_BANK_FOLDERS = 2_000
@@ -60,6 +60,10 @@ class Found:
     label: str
     only: tuple[str, ...] = ()
     """The files and folders it loads (`MemoryRoot.only`); empty: the whole folder."""
+    project: Path | None = None
+    """Whose memory it is, when that is another project's folder."""
+    warnings: tuple[str, ...] = ()
+    """What went wrong finding it (a missing `@` import, a cycle)."""
 
 
 Finder = Callable[[Surroundings], Iterable[Found]]
@@ -132,13 +136,16 @@ def _instruction_roots(
     """An agent's instruction files as roots: one per folder that holds some (`named` gives
     the agent's own folders a label), the project's closest."""
     project = around.project
+    warnings = tuple(found.warnings)
     for folder, only in grouped((item.path for item in found.files), [*named, project]):
         if folder in named:
-            yield Found(AGENT, folder, named[folder], only)
+            closeness, label = AGENT, named[folder]
         elif folder == project or project in folder.parents:
-            yield Found(around.closeness(folder), folder, folder_label(folder) + suffix, only)
+            closeness, label = around.closeness(folder), folder_label(folder) + suffix
         else:
-            yield Found(AGENT, folder, folder_label(folder) + suffix, only)
+            closeness, label = AGENT, folder_label(folder) + suffix
+        yield Found(closeness, folder, label, only, warnings=warnings)
+        warnings = ()
 
 
 def _claude_md(around: Surroundings) -> Iterable[Found]:
@@ -199,15 +206,13 @@ PLACES: tuple[Place, ...] = (
     Place("memory_bank", "`memory_bank/` at any depth under the repository", _memory_banks),
     Place(
         "claude-md",
-        "Claude Code's instruction memory: the managed policy file, `~/.claude/CLAUDE.md`, "
-        "`~/.claude/rules/`, `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` from the "
-        "current folder up, `.claude/rules/`, and their `@` imports",
+        "`CLAUDE.md` files Claude Code loads here (managed, user, project, local, parent "
+        "folders, rules) and their `@` imports",
         _claude_md,
     ),
     Place(
         "gemini-md",
-        "Gemini CLI's `~/.gemini/GEMINI.md` and `GEMINI.md` from the current folder up to the "
-        "git root, and their `@` imports",
+        "`GEMINI.md` files Gemini CLI loads here (`~/.gemini/`, project) and their `@` imports",
         _gemini_md,
     ),
     Place(
@@ -224,3 +229,26 @@ PLACES: tuple[Place, ...] = (
     Place("basic-memory", "`~/basic-memory` (Basic Memory)", _home("basic-memory", "basic-memory")),
 )
 """Where memtui looks when no ROOT is given; the table in docs/places.md."""
+
+
+OTHER_PROJECT = "claude-other"
+"""The kind of another project's Claude Code auto-memory: offered, never opened by `--all`."""
+
+
+def other_projects(around: Surroundings, known: Iterable[Path]) -> list[Found]:
+    """Claude Code's auto-memory of every other project that holds memory, newest first, named
+    by the project's folder when it can be matched to one that exists (else the encoded name)."""
+    seen = {os.path.realpath(path) for path in known}
+    dated: list[tuple[int, Found]] = []
+    for project in claude.every_project():
+        if os.path.realpath(project.memory) in seen:
+            continue
+        written = [info.st_mtime_ns for info in scan_root(project.memory).found.values()]
+        if not written:
+            continue
+        folder = project.project if project.project and project.project.is_dir() else None
+        label = folder_label(folder) if folder else project.name.strip("-").rsplit("-", 1)[-1]
+        found = Found(OTHER, project.memory, (label or "other") + "-claude", project=folder)
+        dated.append((max(written), found))
+    dated.sort(key=lambda item: -item[0])
+    return [found for _, found in dated]

@@ -411,7 +411,7 @@ class MainScreen(Screen[None]):
 
     def _paint_chrome(self) -> None:
         options = self.memtui.options
-        title = status.title_line(options.root_label)
+        title = status.title_line(options.root_label, options.more_found)
         if title != self._title:  # a new title may change the layout; the same one must not
             self._title = title
             self.query_one("#app-title", Static).update(title)

@@ -23,8 +23,8 @@ from textual.widgets import DataTable, Footer, Static
 
 from memtui.core.live.roots import MemoryRoot
 from memtui.core.places.survey import Survey, survey
-from memtui.core.sanitize import one_line
-from memtui.startup import Candidate, discover, drop_nested, tilde
+from memtui.core.sanitize import middle_cut, one_line
+from memtui.startup import Candidate, discover, drop_nested, tilde, with_other_projects
 from memtui.ui import widths
 from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen
 
@@ -37,6 +37,8 @@ COLUMNS = (
     ("folder", "folder"),
 )
 """(key, heading) of the table's columns."""
+FIXED_COLUMNS_CELLS = 76
+"""Cells the other columns, their padding and the box take; the folder gets the rest."""
 
 
 def entries_cell(found: Survey | None) -> str:
@@ -56,7 +58,7 @@ class RootsScreen(Screen[None]):
 
     DEFAULT_CSS = """
     RootsScreen { align: center middle; }
-    #roots-box { width: 110; max-width: 98%; height: auto; max-height: 90%; }
+    #roots-box { width: 100%; height: auto; max-height: 90%; }
     #roots-table { height: auto; max-height: 20; margin: 1 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -83,17 +85,33 @@ class RootsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="roots-box", classes="modal-box"):
             yield Static(Content.styled("Memory folders found", "bold $accent"))
-            yield Static(
-                Content.styled(
-                    "enter opens the highlighted folder · a opens all of them together · "
-                    "esc " + ("goes back" if self.can_go_back else "quits"),
-                    "$muted",
-                ),
-                id="roots-help",
-            )
+            yield Static(self._help(), id="roots-help")
             yield DataTable(id="roots-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="roots-note", markup=False)
         yield Footer()
+
+    def _help(self) -> Content:
+        together = " · a opens all of them together" if self._openable_together() else ""
+        back = "goes back" if self.can_go_back else "quits"
+        return Content.styled(f"enter opens the highlighted one{together} · esc {back}", "$muted")
+
+    def _openable_together(self) -> list[Candidate]:
+        """What `a` opens: every memory found here (never another project's), when that is more
+        than one folder."""
+        local = [candidate for candidate in self.candidates if not candidate.other_project]
+        return local if len(local) > 1 else []
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self._openable_together()) if action == "open_all" else True
+
+    def _folder_cell(self, candidate: Candidate, width: int) -> str:
+        """Where it is, cut in the middle to `width`: another project's memory by the project's
+        folder (else its encoded name), a set of files with their names."""
+        if candidate.other_project:
+            where = tilde(candidate.project) if candidate.project else candidate.path.parent.name
+            return middle_cut(f"{where} (another project)", width)
+        files = f" ({', '.join(candidate.only)})" if candidate.only else ""
+        return middle_cut(tilde(candidate.path) + files, width)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -113,6 +131,9 @@ class RootsScreen(Screen[None]):
     def _fill(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
+        self.query_one("#roots-help", Static).update(self._help())
+        self.refresh_bindings()
+        width = max(24, self.app.size.width - FIXED_COLUMNS_CELLS)
         for index, candidate in enumerate(self.candidates):
             found = self.surveys.get(index)
             table.add_row(
@@ -121,7 +142,7 @@ class RootsScreen(Screen[None]):
                 Text(one_line(candidate.label, widths.LABEL)),
                 Text(entries_cell(found), justify="right"),
                 Text(newest_cell(found)),
-                Text(one_line(tilde(candidate.path), widths.LINE)),
+                Text(self._folder_cell(candidate, width)),
                 key=str(index),
             )
         self._note(
@@ -135,10 +156,10 @@ class RootsScreen(Screen[None]):
         """Discover (when not given) and survey every candidate, reporting as it goes."""
         candidates = known
         if self.discovering:
-            candidates = discover()
+            candidates = with_other_projects(discover())
             self.post_message(CandidatesFound(candidates))
         for index, candidate in enumerate(candidates):
-            self.post_message(CandidateSurveyed(index, survey(candidate.path)))
+            self.post_message(CandidateSurveyed(index, survey(candidate.path, candidate.only)))
 
     @on(CandidatesFound)
     def _found(self, message: CandidatesFound) -> None:
@@ -158,13 +179,14 @@ class RootsScreen(Screen[None]):
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
         candidate = self.candidates[int(str(event.row_key.value))]
-        self.post_message(RootsChosen((MemoryRoot(candidate.label, candidate.path),)))
+        self.post_message(RootsChosen((candidate.root,)))
 
     def action_open_all(self) -> None:
-        if not self.candidates:
+        together = self._openable_together()
+        if not together:
             self.app.bell()
             return
-        roots, nested = drop_nested([MemoryRoot(c.label, c.path) for c in self.candidates])
+        roots, nested = drop_nested([candidate.root for candidate in together])
         for inner, outer in nested:
             self.app.notify(
                 f"{one_line(inner.label, widths.LABEL)} is inside "
