@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cache_helpers import assert_same_engine, fresh_engine
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
@@ -151,3 +152,11 @@ def test_detached_work_runs_elsewhere_with_no_terminal_or_pipe_of_ours() -> None
         pid, session, streams = json.loads(answer.read())
     assert pid != os.getpid() and session != os.getsid(0)
     assert streams == [os.devnull] * 3
+
+
+def test_a_commands_engine_ranks_exactly_as_the_apps(memory_root: Path) -> None:
+    """Without typo buckets and prefix sums made at load, every query (typos and one-letter
+    prefixes included) still ranks the same ids with the same scores and explanations."""
+    one_shot = Engine(memory_root, Config(), today=TODAY, days=0, prepare=False)
+    one_shot.load()
+    assert_same_engine(one_shot, fresh_engine(memory_root))

@@ -24,10 +24,15 @@ from memtui.startup import Startup
 
 def open_engine(startup: Startup) -> Engine:
     """The engine on the startup's roots (not loaded yet), with the cache unless it is off
-    (`--no-cache`, `cache = false`)."""
-    cache = CacheFolder() if startup.config.cache else None
+    (`--no-cache`, `cache = false`). One query is asked of it: typo buckets and prefix sums
+    are made only if that query needs them."""
     return Engine(
-        startup.require_roots(), startup.config, today=startup.today, days=startup.days, cache=cache
+        startup.require_roots(),
+        startup.config,
+        today=startup.today,
+        days=startup.days,
+        cache=CacheFolder() if startup.config.cache else None,
+        prepare=False,
     )
 
 
