@@ -122,7 +122,7 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": number_for_an_id,
     "file records that do not match the entries": rewritten(
-        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, None, 1, None]]).encode()
+        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 1, None]]).encode()
     ),
     "postings past the slots": rewritten(
         section="docs", data=npy(np.full(4, 10**6, dtype=np.int32))

@@ -36,7 +36,8 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
             )
         return 0
     items = folder.listing()
-    total = sum(item.size for item in items)
+    leftovers = folder.leftovers()
+    total = sum(item.size for item in (*items, *leftovers))
     if args.json:
         dump_json(
             {
@@ -44,6 +45,9 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 "max_roots": folder.keep,
                 "total_bytes": total,
                 "roots": [_row(item) for item in items],
+                "unfinished_writes": [
+                    {"file": item.file.name, "bytes": item.size} for item in leftovers
+                ],
             },
             stream,
         )
@@ -68,6 +72,13 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
     if not items:
         print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
+    for item in leftovers:
+        print(
+            f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  "
+            f"{one_line(item.file.name, 100)}: a write that did not finish (its memtui was "
+            "killed); removed on the next start",
+            file=stream,
+        )
     return 0
 
 

@@ -43,9 +43,9 @@ def encode(snapshot: RootSnapshot) -> Iterator[Section]:
 
 
 def _file_row(file: CachedFile) -> list[Any]:
-    mtime, size, inode = file.signature
+    mtime, size, inode, ctime = file.signature
     entries = None if file.entries is None else len(file.entries)
-    return [file.path, mtime, size, inode, file.digest, entries, file.count]
+    return [file.path, mtime, size, inode, ctime, file.digest, entries, file.count]
 
 
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
@@ -98,18 +98,23 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
     rows = container.json("files")
     if not isinstance(rows, list):
         raise CacheCorrupt("damaged file records")
+    # Counts are checked against the entries the file can hold before a list is made of them.
+    room = container.size("body_ends") // np.dtype(np.int64).itemsize
     try:
         paths: list[str] = []
         for row in rows:
-            path, _, _, _, digest, count, _ = row
+            path, _, _, _, _, digest, count, _ = row
             if not isinstance(path, str) or (digest is not None and not isinstance(digest, str)):
                 raise CacheCorrupt("damaged file record")
+            if count is not None and not (isinstance(count, int) and 0 <= count <= room):
+                raise CacheCorrupt("a file record claims more entries than the cache holds")
+            room -= count or 0
             paths.extend([path] * (count or 0))
         entries = decode_entries(container, paths, label)
         relabel = container.header.get("label", "") != label
         files: list[CachedFile] = []
         at = 0
-        for path, mtime, size, inode, digest, count, unread_count in rows:
+        for path, mtime, size, inode, ctime, digest, count, unread_count in rows:
             own = None if count is None else tuple(entries[at : at + count])
             at += count or 0
             if own is not None and relabel:
@@ -117,7 +122,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
             files.append(
                 CachedFile(
                     path,
-                    (int(mtime), int(size), int(inode)),
+                    (int(mtime), int(size), int(inode), int(ctime)),
                     digest,
                     own,
                     None if unread_count is None else int(unread_count),

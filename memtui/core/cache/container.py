@@ -8,6 +8,11 @@ Files are written to a temporary name in the same folder and renamed over the ol
 reader (another memtui, started meanwhile) sees the old file or the new one, never half of
 either. No fsync: a file torn by a power cut fails its checks and is rebuilt, which is cheaper
 than syncing every write of what is only a cache.
+
+A cache file is untrusted input like any other: every length it claims is checked against the
+file's size before anything is allocated, sections are read in pieces of at most READ_PIECE
+bytes (a claimed size never allocates more than the file holds), and JSON nested deeper than
+the parser's recursion limit is damage, not a crash.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ _LENGTH = struct.Struct("<Q")
 MAX_HEADER_BYTES = 1 << 20
 SECTION_ALIGN = 64
 """Sections start on 64-byte boundaries (array data stays aligned for numpy)."""
+READ_PIECE = 1 << 20
+TEMPORARY_PREFIX, TEMPORARY_SUFFIX = ".tmp-", ".part"
 
 
 class CacheCorrupt(ValueError):
@@ -68,7 +75,11 @@ def array_section(name: str, array: npt.NDArray[Any]) -> Section:
 
 def write_container(path: Path, header: dict[str, Any], sections: Iterable[Section]) -> int:
     """Write header and sections to `path` atomically; returns the file's size in bytes."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+    # The writer's pid in the name: a later start can tell a dead writer's leftover from a
+    # file another running memtui is still writing.
+    handle, temporary = tempfile.mkstemp(
+        dir=path.parent, prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-", suffix=TEMPORARY_SUFFIX
+    )
     try:
         with os.fdopen(handle, "wb") as stream:
             table = _write_sections(stream, sections)
@@ -104,6 +115,15 @@ def _write_sections(stream: io.BufferedWriter, sections: Iterable[Section]) -> l
             stream.write(piece)
         table.append([section.name, offset, stream.tell() - offset, checksum])
     return table
+
+
+def _loads(data: bytes) -> Any:
+    """JSON from a cache file; nesting too deep for the parser is a ValueError like any other
+    damage (a header of 200,000 brackets raised RecursionError and locked the app out)."""
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 class Container:
@@ -142,7 +162,7 @@ class Container:
             raise CacheCorrupt("damaged header length")
         stream.seek(start)
         try:
-            header = json.loads(stream.read(length))
+            header = _loads(stream.read(length))
             sections = {
                 name: (int(offset), int(count), int(crc))
                 for name, offset, count, crc in header["sections"]
@@ -180,7 +200,7 @@ class Container:
         for size in sizes:
             if not 0 <= size <= left:
                 raise CacheCorrupt(f"section {name} is shorter than its pieces")
-            piece = self._stream.read(size)
+            piece = self._read(size)
             if len(piece) != size:
                 raise CacheCorrupt(f"section {name} truncated")
             crc = zlib.crc32(piece, crc)
@@ -188,6 +208,21 @@ class Container:
             yield piece
         if left or crc != checksum:
             raise CacheCorrupt(f"section {name} damaged (checksum)")
+
+    def _read(self, size: int) -> bytes:
+        """`size` bytes read READ_PIECE at a time: a size the file does not hold ends early,
+        having allocated no more than what was there."""
+        if size <= READ_PIECE:
+            return self._stream.read(size)
+        parts: list[bytes] = []
+        left = size
+        while left:
+            part = self._stream.read(min(READ_PIECE, left))
+            if not part:
+                break
+            parts.append(part)
+            left -= len(part)
+        return b"".join(parts)
 
     def _location(self, name: str) -> tuple[int, int, int]:
         """(offset, length, CRC-32) of a section."""
@@ -198,7 +233,7 @@ class Container:
     def json(self, name: str) -> Any:
         data = self.raw(name)
         try:
-            return json.loads(data)
+            return _loads(data)
         except ValueError as exc:
             raise CacheCorrupt(f"section {name} is not JSON ({exc})") from None
 

@@ -3,7 +3,9 @@
 A root's file is named by a hash of its real path, and its header repeats that path and the
 format version, so a file of another version or (by a hash collision) another folder is
 recognised and rebuilt. Reading a root's file marks it recently used (its mtime); after each
-write the least recently used files beyond MAX_ROOTS are removed. Two memtui instances may
+write the least recently used files beyond MAX_ROOTS are removed. A write killed half way
+(`kill -9`) leaves a `.tmp-<pid>-….part` file: the next start removes it once no process has
+that pid, and `memtui cache` lists it until then. Two memtui instances may
 read and write the same folder at once: files are replaced by rename, and a file that vanishes
 under a reader is simply missing.
 
@@ -20,14 +22,20 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from memtui.core.cache.container import CacheCorrupt, Container, write_container
+from memtui.core.cache.container import (
+    TEMPORARY_PREFIX,
+    TEMPORARY_SUFFIX,
+    CacheCorrupt,
+    Container,
+    write_container,
+)
 from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot, code_fingerprint
 
 MAX_ROOTS = 10
 """Cache files kept: the most recently used roots."""
 SUFFIX = ".cache"
 STALE_TEMPORARY_S = 3600
-"""A temporary file this old was left by a writer that died: removed when pruning."""
+"""A temporary file this old was left by a writer that died, whatever its name says."""
 
 
 def default_cache_folder() -> Path:
@@ -86,9 +94,9 @@ class CacheFolder:
         """The snapshot cached for `root` (entries labelled `label`), or None; the second value
         says why an existing file was not used (it is rebuilt on the next write)."""
         path = self.file_for(root, only)
-        if not path.exists():
-            return None, None
         try:
+            if not path.exists():
+                return None, None
             with Container(path) as container:
                 header = container.header
                 if header.get("format") != FORMAT_VERSION:
@@ -109,6 +117,8 @@ class CacheFolder:
             return None, f"cache of {root} ignored and rebuilt: {exc}"
         except OSError as exc:
             return None, f"cache of {root} ignored: {exc.strerror or exc}"
+        except Exception as exc:  # an untrusted file: whatever reading it raised, it is damage
+            return None, f"cache of {root} ignored and rebuilt: {type(exc).__name__}: {exc}"
         with contextlib.suppress(OSError):  # still usable; only the recently-used order suffers
             os.utime(path)
         return snapshot, None
@@ -156,11 +166,38 @@ class CacheFolder:
                         None if header.get("format") == FORMAT_VERSION else "another version",
                     )
                 )
-            except CacheCorrupt as exc:
+            except Exception as exc:  # an untrusted file: anything it raises is damage
+                problem = str(exc) if isinstance(exc, CacheCorrupt) else type(exc).__name__
                 found.append(
-                    CachedRootInfo(path, info.st_size, info.st_mtime, None, problem=str(exc))
+                    CachedRootInfo(path, info.st_size, info.st_mtime, None, problem=problem)
                 )
         return sorted(found, key=lambda item: -item.used)
+
+    def leftovers(self) -> list[CachedRootInfo]:
+        """Temporary files of writes that did not finish (their writer is gone)."""
+        found: list[CachedRootInfo] = []
+        cutoff = time.time() - STALE_TEMPORARY_S
+        for path in self._temporaries():
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            if info.st_mtime < cutoff or not _writer_alive(path.name):
+                found.append(
+                    CachedRootInfo(
+                        path, info.st_size, info.st_mtime, None, problem="an unfinished write"
+                    )
+                )
+        return found
+
+    def remove_leftovers(self) -> int:
+        """Remove the temporary files of writes that did not finish: bytes freed."""
+        freed = 0
+        for item in self.leftovers():
+            with contextlib.suppress(OSError):
+                item.file.unlink()
+                freed += item.size
+        return freed
 
     def clear(self) -> tuple[int, int]:
         """Remove every cache file (and leftover temporary file): (files, bytes) removed."""
@@ -179,13 +216,7 @@ class CacheFolder:
         """Keep the `keep` most recently used files; drop temporaries of writers that died."""
         for item in self.listing()[self.keep :]:
             item.file.unlink(missing_ok=True)
-        cutoff = time.time() - STALE_TEMPORARY_S
-        for path in self._temporaries():
-            try:
-                if path.stat().st_mtime < cutoff:
-                    path.unlink()
-            except OSError:
-                continue
+        self.remove_leftovers()
 
     def _files(self) -> list[Path]:
         try:
@@ -199,6 +230,25 @@ class CacheFolder:
 
     def _temporaries(self) -> list[Path]:
         try:
-            return [path for path in self.folder.iterdir() if path.name.startswith(".tmp-")]
+            return [
+                path
+                for path in self.folder.iterdir()
+                if path.name.startswith(TEMPORARY_PREFIX) and path.name.endswith(TEMPORARY_SUFFIX)
+            ]
         except OSError:
             return []
+
+
+def _writer_alive(name: str) -> bool:
+    """Whether the process that named this temporary file (`.tmp-<pid>-….part`) still runs;
+    a name without a pid is an older memtui's, judged by age alone."""
+    pid_text = name[len(TEMPORARY_PREFIX) :].split("-", 1)[0]
+    if not pid_text.isdigit():
+        return True
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process: alive
+    return True

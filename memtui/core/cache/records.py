@@ -21,11 +21,11 @@ if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records
     from memtui.core.search.arrays import FloatArray
     from memtui.core.search.segment import Segment
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
 That includes the parser giving other entries for the same file (2: derived titles skip
 tables, rules and code, and unwrap bold/italic; 3: bodies end at byte offsets, so they are
-decoded a piece at a time). Code changes are also caught without a
+decoded a piece at a time; 4: a file's signature holds its ctime). Code changes are also caught without a
 bump: see `code_fingerprint`."""
 
 

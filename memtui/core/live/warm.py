@@ -53,7 +53,9 @@ def slot_order(stores: Sequence[Store]) -> list[Entry]:
 def read_seeds(
     folder: CacheFolder, stores: Sequence[Store], warnings: list[str]
 ) -> list[RootSnapshot | None]:
-    """Each root's cached snapshot (None: not cached, unusable, or caching refused)."""
+    """Each root's cached snapshot (None: not cached, unusable, or caching refused); the
+    leftovers of writes killed half way are removed first."""
+    folder.remove_leftovers()
     seeds: list[RootSnapshot | None] = []
     for store in stores:
         refusal = folder.refusal(store.root)

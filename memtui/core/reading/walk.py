@@ -13,8 +13,15 @@ raise RecursionError) capped at 64 levels. Decisions:
   `lstat`-ed first, opened with `O_NONBLOCK` and `fstat`-ed again before reading.
 * At most MAX_FILES Markdown files are loaded per scan; the rest are counted and reported.
 * A file is read up to 4 MiB; a longer one keeps what was read and its last entry says so.
-* A file's signature is (mtime, size, inode); one modified within RACY_WINDOW_NS could hide a
-  same-size rewrite within the file system's timestamp granularity (git's "racy" rule).
+* A file's signature is (mtime, size, inode, ctime); one modified within RACY_WINDOW_NS could
+  hide a same-size rewrite within the file system's timestamp granularity (git's "racy" rule).
+  The ctime is what `touch -r` and sync tools that restore an mtime cannot set back: any write,
+  chmod, rename or restored mtime moves it, so a same-size rewrite with its mtime restored is
+  seen on the next warm start. It cannot catch a change that moves no inode time (writing the
+  block device underneath, a file system that keeps no ctime), nor a cache forged by someone who
+  can write the user's 0700 cache folder (they can read the ctime too: the cache is trusted as
+  far as that folder is). It also moves on changes that are not ones (chmod, a hard link),
+  which cost only a re-read.
 """
 
 from __future__ import annotations
@@ -63,7 +70,8 @@ _READ_CHUNK = 1024 * 1024
 RACY_WINDOW_NS = 3_000_000_000
 """A hinted file whose stat signature is unchanged is re-read only if modified this recently."""
 
-Signature = tuple[int, int, int]
+Signature = tuple[int, int, int, int]
+"""(mtime_ns, size, inode, ctime_ns)."""
 
 
 @dataclass(slots=True)
@@ -77,7 +85,7 @@ class Scan:
 
 
 def file_signature(info: os.stat_result) -> Signature:
-    return (info.st_mtime_ns, info.st_size, info.st_ino)
+    return (info.st_mtime_ns, info.st_size, info.st_ino, info.st_ctime_ns)
 
 
 def is_racy(signature: Signature) -> bool:

@@ -1,0 +1,115 @@
+"""A cache is an untrusted file: deep nesting, huge claimed counts and leftovers of a killed write
+are damage to warn about and rebuild, never a lock-out or a traceback; a same-size rewrite with
+its mtime restored is seen, because a file's signature holds its ctime."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cache_helpers import assert_same_engine, cached_engine, fresh_engine
+from test_cache_corrupt import rewritten, sections_of
+
+from memtui.cli import main
+from memtui.core.cache.container import MAGIC
+from memtui.core.cache.folder import CacheFolder
+
+DEEP = 200_000
+
+
+def nested_header(path: Path) -> None:
+    """A well-formed file around a header of 200,000 nested brackets (RecursionError once)."""
+    header = b"[" * DEEP + b"]" * DEEP
+    path.write_bytes(MAGIC + header + struct.pack("<Q", len(header)) + MAGIC)
+
+
+def claimed_count(count: int) -> Callable[[Path], None]:
+    """The first file record claims `count` entries (a list of that many paths was made)."""
+
+    def damage(path: Path) -> None:
+        _, sections = sections_of(path)
+        rows = json.loads(sections["files"])
+        rows[0][6] = count
+        rewritten(section="files", data=json.dumps(rows).encode())(path)
+
+    return damage
+
+
+DAMAGES: dict[str, Callable[[Path], None]] = {
+    "a header nested 200k deep": nested_header,
+    "file records nested 200k deep, with a valid CRC": rewritten(
+        section="files", data=b"[" * DEEP + b"]" * DEEP
+    ),
+    "a file record claiming 10^13 entries": claimed_count(10**13),
+    "a file record claiming 3x10^8 entries": claimed_count(3 * 10**8),
+    "a negative entry count": claimed_count(-5),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES.values(), ids=DAMAGES.keys())
+def test_hostile_cache_files_are_ignored_and_rebuilt(
+    memory_root: Path, damage: Callable[[Path], None]
+) -> None:
+    cached_engine(memory_root).save_cache()
+    damage(CacheFolder().file_for(memory_root))
+    warm = cached_engine(memory_root)
+    assert len(warm.warnings) == 1 and "ignored and rebuilt" in warm.warnings[0]
+    assert_same_engine(warm, fresh_engine(memory_root))
+    warm.save_cache()
+    assert cached_engine(memory_root).warnings == []
+
+
+def test_rank_answers_when_its_cache_header_is_nested_200k_deep(
+    memory_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cached_engine(memory_root).save_cache()
+    nested_header(CacheFolder().file_for(memory_root))
+    assert main(["rank", "-q", "deploy", str(memory_root)]) == 0
+    captured = capsys.readouterr()
+    assert "deploy" in captured.out.lower() and "Traceback" not in captured.err
+    nested_header(CacheFolder().file_for(memory_root))  # rank rebuilt it
+    assert main(["cache"]) == 0
+    listed = capsys.readouterr().out
+    assert "Traceback" not in listed and "nested too deeply" in listed
+
+
+def test_a_killed_write_is_shown_by_cache_and_removed_on_the_next_start(
+    memory_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cached_engine(memory_root).save_cache()
+    folder = CacheFolder()
+    dead = folder.folder / ".tmp-999999999-k1ll3d.part"  # no process has this pid
+    dead.write_bytes(b"x" * 1000)
+    alive = folder.folder / f".tmp-{os.getpid()}-wr1t1n.part"  # a write still under way
+    alive.write_bytes(b"y")
+    assert main(["cache"]) == 0
+    listed = capsys.readouterr().out
+    assert dead.name in listed and "did not finish" in listed and alive.name not in listed
+    assert main(["cache", "--json"]) == 0
+    leftovers = json.loads(capsys.readouterr().out)["unfinished_writes"]
+    assert leftovers == [{"file": dead.name, "bytes": 1000}]
+    cached_engine(memory_root)  # the next start
+    assert not dead.exists() and alive.exists()
+
+
+def test_a_same_size_rewrite_with_its_mtime_restored_is_seen(memory_root: Path) -> None:
+    target = memory_root / "MEMORY.md"
+    target.write_text("# Memory\n\n## Alpha\n\nThe old zebracorn.\n", encoding="utf-8")
+    os.utime(target, ns=(1_700_000_000_000_000_000, 1_700_000_000_000_000_000))
+    cached_engine(memory_root).save_cache()
+    before = os.stat(target)
+    target.write_text("# Memory\n\n## Alpha\n\nThe new unicornss.\n", encoding="utf-8")
+    os.utime(target, ns=(before.st_atime_ns, before.st_mtime_ns))  # as `touch -r` does
+    after = os.stat(target)
+    assert (after.st_mtime_ns, after.st_size, after.st_ino) == (
+        before.st_mtime_ns,
+        before.st_size,
+        before.st_ino,
+    )
+    warm = cached_engine(memory_root)
+    bodies = " ".join(entry.body for entry in warm.loaded_entries())
+    assert "unicornss" in bodies and "zebracorn" not in bodies
