@@ -25,8 +25,8 @@ FORMAT_VERSION = 4
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
 That includes the parser giving other entries for the same file (2: derived titles skip
 tables, rules and code, and unwrap bold/italic; 3: bodies end at byte offsets, so they are
-decoded a piece at a time; 4: a file's signature holds its ctime). Code changes are also caught without a
-bump: see `code_fingerprint`."""
+decoded a piece at a time; 4: a file's signature holds its ctime). Code changes are also
+caught without a bump: see `code_fingerprint`."""
 
 
 @cache
