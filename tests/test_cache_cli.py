@@ -11,6 +11,7 @@ import pytest
 from cache_helpers import cached_engine
 
 from memtui.cli import main
+from memtui.commands.cache import human_size
 from memtui.core.settings.config import ConfigError, parse_config
 
 
@@ -23,6 +24,7 @@ def test_cache_lists_roots_and_clear_removes_them(
     assert main(["cache"]) == 0
     listed = capsys.readouterr().out
     assert "1 root" in listed and os.path.realpath(memory_root) in listed
+    assert "0.0 MB" not in listed and " KB" in listed  # a small cache in human units
     assert main(["cache", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["max_roots"] == 10 and payload["total_bytes"] > 0
@@ -46,6 +48,24 @@ def test_a_damaged_cache_file_is_listed_as_such(
     path.write_bytes(b"junk")
     assert main(["cache"]) == 0
     assert "unreadable: not a memtui cache file" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("size", "shown"),
+    [
+        (0, "0 bytes"),
+        (1, "1 byte"),
+        (812, "812 bytes"),
+        (4_200, "4.2 KB"),
+        (37_000, "37 KB"),
+        (999_499, "999 KB"),
+        (999_500, "1.0 MB"),
+        (12_300_000, "12 MB"),
+        (3_000_000_000, "3.0 GB"),
+    ],
+)
+def test_sizes_are_shown_in_human_units(size: int, shown: str) -> None:
+    assert human_size(size) == shown
 
 
 def test_cache_is_a_config_switch() -> None:

@@ -126,8 +126,19 @@ def test_edit_reports_added_and_updated(memory_root: Path) -> None:
     change = store.apply_changes([daily])
     assert len(change.added) == 1
     assert change.paths == ("memory/2026-11-20.md",)
-    assert change.per_path[0][:3] == ("memory/2026-11-20.md", 1, 0)
+    assert change.per_path[0] == ("memory/2026-11-20.md", 1, 0, 0)  # the others only moved
     assert titles(store, "memory/2026-11-20.md")[-1] == "21:00 — Late"
+
+
+def test_an_edit_counts_as_updated_only_the_entries_whose_text_changed(tmp_path: Path) -> None:
+    """An append moves every entry's place in the file: only the edited one is 'updated'."""
+    note = tmp_path / "MEMORY.md"
+    note.write_text("## A\n\none\n\n## B\n\ntwo\n\n## C\n\nthree\n")
+    store = loaded(tmp_path)
+    note.write_text("## A\n\none\n\n## B\n\ntwo, edited\n\n## C\n\nthree\n\n## D\n\nfour\n")
+    change = store.apply_changes([note])
+    assert change.per_path == (("MEMORY.md", 1, 0, 1),)
+    assert len(change.updated) >= 1  # the index still hears of every entry that moved
 
 
 def test_same_size_rewrite_with_the_same_mtime_is_still_seen(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         else:
             print(
                 f"Removed {removed} cache file{'' if removed == 1 else 's'}"
-                f" ({megabytes(freed)}) from {where}.",
+                f" ({human_size(freed)}) from {where}.",
                 file=stream,
             )
         return 0
@@ -54,7 +54,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         return 0
     print(
         f"memtui cache · {where} · {len(items)} root{'' if len(items) == 1 else 's'} · "
-        f"{megabytes(total)} (the {folder.keep} most recently used are kept)",
+        f"{human_size(total)} (the {folder.keep} most recently used are kept)",
         file=stream,
     )
     now = dt.datetime.now().timestamp()
@@ -68,7 +68,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if item.root and item.problem:
             note += f", {one_line(item.problem, 100)}: rebuilt on its next start"
         print(
-            f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}", file=stream
+            f"  {human_size(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}", file=stream
         )
     if not items:
         print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
@@ -92,8 +92,17 @@ def _row(item: CachedRootInfo) -> dict[str, Any]:
     }
 
 
-def megabytes(size: int) -> str:
-    return f"{size / 1_000_000:.1f} MB"
+def human_size(size: int) -> str:
+    """`812 bytes`, `4.2 KB`, `37 KB`, `1.4 MB`: never `0.0 MB` for a small cache (decimal
+    units, three significant figures at most)."""
+    if size < 1000:
+        return f"{size} byte{'' if size == 1 else 's'}"
+    value, unit = size / 1e9, "GB"
+    if size < 999_500:
+        value, unit = size / 1e3, "KB"
+    elif size < 999_500_000:
+        value, unit = size / 1e6, "MB"
+    return f"{value:.1f} {unit}" if value < 9.95 else f"{value:.0f} {unit}"
 
 
 def ago(seconds: float) -> str:

@@ -111,7 +111,10 @@ class ChangeSet:
     paths: tuple[str, ...] = ()
     """Relative paths whose entries changed, for notices like 'MEMORY.md: 2 entries added'."""
     per_path: tuple[tuple[str, int, int, int], ...] = field(default=())
-    """(path, added, removed, updated) counts, one row per changed path."""
+    """(path, added, removed, updated) counts, one row per changed path; `updated` counts
+    the entries whose text changed (an append also moves the others' place in the file,
+    which `updated` above includes and the index needs, but a person would not call an
+    update)."""
 
     @property
     def empty(self) -> bool:

@@ -369,8 +369,9 @@ class Store:
             path_added = new.keys() - old.keys()
             path_removed = old.keys() - new.keys()
             path_updated = {key for key in new.keys() & old.keys() if new[key] != old[key]}
-            if path_added or path_removed or path_updated:
-                rows.append((path, len(path_added), len(path_removed), len(path_updated)))
+            rewritten = sum(_text_changed(old[key], new[key]) for key in path_updated)
+            if path_added or path_removed or rewritten:
+                rows.append((path, len(path_added), len(path_removed), rewritten))
                 added |= path_added
                 removed |= path_removed
                 updated |= path_updated
@@ -443,3 +444,16 @@ class Store:
                 index.add(path)
             else:
                 index.discard(path)
+
+
+def _text_changed(old: Entry, new: Entry) -> bool:
+    """Whether a person would call the entry changed: its words, not only its place in the
+    file (an append moves the count every entry of the file carries)."""
+    return (old.title, old.heading_path, old.body, old.role, old.tags, old.metadata) != (
+        new.title,
+        new.heading_path,
+        new.body,
+        new.role,
+        new.tags,
+        new.metadata,
+    )
