@@ -74,7 +74,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
     for item in leftovers:
         print(
-            f"  {megabytes(item.size):>9}  {ago(now - item.used):>12}  "
+            f"  {human_size(item.size):>9}  {ago(now - item.used):>12}  "
             f"{one_line(item.file.name, 100)}: a write that did not finish (its memtui was "
             "killed); removed on the next start",
             file=stream,
