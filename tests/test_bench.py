@@ -23,6 +23,7 @@ from memtui.bench.keystrokes import (
     read_queries,
 )
 from memtui.cli import main
+from memtui.core.cache.folder import CacheFolder
 
 TODAY = dt.date(2026, 11, 21)
 
@@ -144,6 +145,11 @@ def test_bench_json_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     assert budgets["speedup_vs_naive"]["applies"] is False
     assert budgets["speedup_vs_naive"]["pass"] is None
     assert budgets["rerank_p95_ms"]["applies"] is True
+    commands = report["commands"]
+    assert commands["query"] == report["queries"][0] and commands["runs"] == 5
+    assert commands["cache_settled"] is True
+    for figures in (commands["rank_cold"], commands["rank_warm"], commands["grep_ril"]):
+        assert 0 < figures["wall_ms_min"] <= figures["wall_ms"] and figures["cpu_ms"] >= 0
 
 
 def test_a_failed_budget_that_applies_exits_3(
@@ -175,8 +181,10 @@ def test_bench_on_a_root_never_writes_to_it(
     queries.write_text("deploy\ncache timeout\n", encoding="utf-8")
     argv = ["bench", str(root), "--days", "0", "--today", TODAY.isoformat()]
     assert main([*argv, "--queries", str(queries)]) in (0, 3)
-    assert "rerank per keystroke" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "rerank per keystroke" in out and "rank as a process, cold / warm" in out
     assert corpus_snapshot(root) == before
+    assert CacheFolder().listing() == []  # the commands were timed with a cache of the bench's
 
 
 def test_bench_rejects_root_and_entries_together(capsys: pytest.CaptureFixture[str]) -> None:

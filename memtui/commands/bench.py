@@ -1,4 +1,5 @@
-"""`memtui bench`: how fast memtui loads, reranks and updates, next to two reference baselines.
+"""`memtui bench`: how fast memtui loads, reranks and updates, next to two reference baselines,
+and how long `memtui rank` takes as a whole process, cold and warm, beside `grep -ril`.
 
 On ROOT (never written to) or on a synthetic corpus of `--entries N` written to a temp
 folder that is removed afterwards. `--json` prints one object; otherwise a readable table.
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memtui.bench.commands import measure_commands
 from memtui.bench.corpus import write_corpus
 from memtui.bench.keystrokes import read_queries
 from memtui.bench.runner import BenchSetup, run_benchmark
@@ -41,11 +43,13 @@ def run_bench(args: argparse.Namespace) -> int:
             days = args.days if args.days is not None else 0
             setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
             report = run_benchmark(setup, tui_measurer(args.tui))
+            report["commands"] = measure_commands(setup, report["queries"][0])
     else:
         setup = BenchSetup(
             startup.require_root(), config, today, startup.days, queries, None, args.tui
         )
         report = run_benchmark(setup, tui_measurer(args.tui))
+        report["commands"] = measure_commands(setup, report["queries"][0])
     print(json.dumps(report, indent=2) if args.json else human_report(report))
     return 0 if report["budgets"]["all_pass"] else BUDGET_FAILED
 
@@ -83,6 +87,17 @@ def latency(figures: dict[str, float]) -> str:
     return f"p50 {figures['p50']:>8.3f} ms   p95 {figures['p95']:>8.3f} ms"
 
 
+def command_row(commands: dict[str, Any]) -> str:
+    """`memtui rank` as whole processes, cold and warm, beside grep -ril."""
+    cold, warm, grep = commands["rank_cold"], commands["rank_warm"], commands["grep_ril"]
+    beside = f"   grep -ril {grep['wall_ms']:.0f} ms" if grep else ""
+    return (
+        f"  {'rank as a process, cold / warm':<32}{cold['wall_ms']:>10.0f} ms"
+        f" / {warm['wall_ms']:.0f} ms   (CPU {cold['cpu_ms']:.0f} / {warm['cpu_ms']:.0f} ms,"
+        f" median of {commands['runs']}){beside}"
+    )
+
+
 def human_report(report: dict[str, Any]) -> str:
     corpus = (
         "synthetic corpus" if report["corpus"] == "synthetic" else one_line(report["corpus"], 200)
@@ -108,6 +123,9 @@ def human_report(report: dict[str, Any]) -> str:
             f"   max {report['update_ms_max']:.3f} ms   ({report['update_note']})"
         )
     rows.append(f"  {'memory health (every check)':<32}{report['health_ms']:>10.1f} ms")
+    commands = report.get("commands")
+    if commands:
+        rows.append(command_row(commands))
     tui = report.get("tui")
     if tui:
         if tui.get("keystroke_ms"):

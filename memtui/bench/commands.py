@@ -1,0 +1,117 @@
+"""`memtui rank` as a user, a script or an agent runs it: whole processes, cold and warm, beside
+`grep -ril` on the same folder.
+
+Every run is a fresh `python -m memtui rank -q QUERY ROOT`, so the figures hold the interpreter's
+start, the imports and the output, not only the search. The cache folder is the bench's own
+(`XDG_CACHE_HOME` points into a temporary folder; the user's is never touched):
+
+- cold: `--no-cache`, every file read, parsed and indexed (what a first call costs; the cache
+  write a first call leaves behind runs detached, after the caller has its answer);
+- warm: from a cache that a load finds current, as a command called on every turn finds it.
+
+Each is the median of RUNS runs, wall clock and CPU (user + system of the process), with the
+load average before and after: on a shared machine wall clock includes waiting for a core.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memtui.bench.runner import BenchSetup
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.live.engine import Engine
+
+RUNS = 5
+SETTLE_ROUNDS = 3
+"""Loads that may still find the cache stale: a file modified in the last few seconds is kept
+with its digest, and the record changes once that moment has passed."""
+
+
+def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
+    """Median wall and CPU milliseconds of `rank` cold and warm, and of `grep -ril`."""
+    load_before = _load_average()
+    with tempfile.TemporaryDirectory(prefix="memtui-bench-cache-") as folder:
+        environment = {**os.environ, "XDG_CACHE_HOME": folder}
+        rank = [
+            sys.executable,
+            "-m",
+            "memtui",
+            "rank",
+            "-q",
+            query,
+            "--today",
+            setup.today.isoformat(),
+            "--days",
+            str(setup.days),
+            str(setup.root),
+        ]
+        cold = _median_run([*rank, "--no-cache"], environment)
+        settled = settle_cache(setup, CacheFolder(Path(folder) / "memtui"))
+        _run(rank, environment)  # the warming run a user's first call is
+        warm = _median_run(rank, environment)
+    grep = shutil.which("grep")
+    words = query.split()
+    grep_figures = (
+        _median_run(
+            [grep, "-ril", *(part for word in words for part in ("-e", word)), str(setup.root)],
+            dict(os.environ),
+        )
+        if grep and words
+        else None
+    )
+    return {
+        "query": query,
+        "runs": RUNS,
+        "rank_cold": cold,
+        "rank_warm": warm,
+        "cache_settled": settled,
+        "grep_ril": grep_figures,
+        "load_average_1m": [load_before, _load_average()],
+    }
+
+
+def settle_cache(setup: BenchSetup, folder: CacheFolder) -> bool:
+    """Write the root's cache until a load finds it current; False if it never did."""
+    for _ in range(SETTLE_ROUNDS):
+        engine = Engine(setup.root, setup.config, today=setup.today, days=setup.days, cache=folder)
+        engine.load()
+        if not engine.cache_stale:
+            return True
+        engine.save_cache()
+    return False
+
+
+def _median_run(argv: Sequence[str], environment: dict[str, str]) -> dict[str, float]:
+    samples = [_run(argv, environment) for _ in range(RUNS)]
+    return {
+        "wall_ms": round(statistics.median(wall for wall, _ in samples), 1),
+        "cpu_ms": round(statistics.median(cpu for _, cpu in samples), 1),
+        "wall_ms_min": round(min(wall for wall, _ in samples), 1),
+    }
+
+
+def _run(argv: Sequence[str], environment: dict[str, str]) -> tuple[float, float]:
+    """(wall ms, CPU ms) of one process, run to its end with its output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(
+        argv, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )
+    wall = (time.perf_counter() - started) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return wall, cpu
+
+
+def _load_average() -> float | None:
+    return round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None
