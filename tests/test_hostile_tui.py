@@ -125,9 +125,9 @@ async def test_a_hostile_file_name_arriving_while_watched_is_announced_safely(
     (root / "MEMORY.md").write_text("## Start\nfirst\n")
     app = build_app(str(root), "--days", "0", deterministic=False)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_loaded(pilot, app)
+        screen = await wait_loaded(pilot, app)
         await wait_until(
-            pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1_000
+            pilot, lambda: screen.watcher is not None and screen.watcher.live.is_set(), steps=1_000
         )
         applied = app.changes_applied
         name = hostile.ESCAPE_PAYLOADS["osc52_clipboard"] + ".md"

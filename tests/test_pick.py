@@ -24,8 +24,9 @@ from memtui.commands.pick import FORMATS, write_hand_off
 from memtui.commands.rank import run_rank
 from memtui.commands.tui import create_app
 from memtui.core.sanitize import has_unsafe
-from memtui.ui.app import HandOffMode, MemtuiApp
+from memtui.ui.app import MemtuiApp
 from memtui.ui.handoff import HandOff
+from memtui.ui.options import HandOffMode
 
 CITATION_LINE = re.compile(r"^(\S.*):(\d+)(?:–(\d+))? \((.+), (long_term|daily|note)\)$")
 

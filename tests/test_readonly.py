@@ -225,10 +225,12 @@ async def test_several_roots_write_nothing(
         assert main(["rank", "-q", "deploy root:beta", str(alpha), str(beta), "--json"]) == 0
         app = build_app(str(alpha), str(beta), deterministic=False)
         async with app.run_test(size=(120, 36)) as pilot:
-            await wait_loaded(pilot, app)
+            screen = await wait_loaded(pilot, app)
             await type_query(pilot, app, "deploy")
             await wait_until(
-                pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1_500
+                pilot,
+                lambda: screen.watcher is not None and screen.watcher.live.is_set(),
+                steps=1_500,
             )
             for folder in (alpha, beta):
                 applied = app.changes_applied

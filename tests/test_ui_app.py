@@ -154,7 +154,7 @@ async def test_watching_shows_an_appended_entry(tmp_path: Path) -> None:
     app.options.force_polling = False
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        await wait_until(pilot, lambda: app.watcher is not None)
+        await wait_until(pilot, lambda: screen.watcher is not None)
         await type_query(pilot, app, "zebracorn")
         assert not rows(app)
         with memory.open("a", encoding="utf-8") as handle:
@@ -368,7 +368,7 @@ async def test_the_banner_follows_the_root_going_and_coming_back(tmp_path: Path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         await wait_until(
-            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+            pilot, lambda: screen.watcher is not None and screen.watcher_mode.value == "watching"
         )
         root.rename(tmp_path / "away")
         banner = app.screen.query_one("#banner")

@@ -19,7 +19,7 @@ async def test_focus_survives_the_list_emptying_and_refilling(tmp_path: Path) ->
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         await wait_until(
-            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+            pilot, lambda: screen.watcher is not None and screen.watcher_mode.value == "watching"
         )
         await type_query(pilot, app, "quokka")
         await pilot.press("tab")
@@ -45,7 +45,7 @@ async def test_the_selection_survives_the_root_going_and_coming_back(tmp_path: P
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         await wait_until(
-            pilot, lambda: app.watcher is not None and screen.watcher_mode.value == "watching"
+            pilot, lambda: screen.watcher is not None and screen.watcher_mode.value == "watching"
         )
         results = screen.query_one(ResultsList)
         await pilot.press("tab", "down")

@@ -22,7 +22,8 @@ from memtui.core.settings.config import Config
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine
-from memtui.ui.app import AppOptions, MemtuiApp
+from memtui.ui.app import MemtuiApp
+from memtui.ui.options import AppOptions
 
 SLOW, FAST = "alpha", "beta"
 STEPS_AFTER = 30

@@ -22,9 +22,7 @@ async def test_remapped_keys_are_shown_and_bad_ones_refused() -> None:
         assert app.live_keymap == {"pane.edit": "E"}
         rows = {binding_id: keys for _, keys, _, binding_id in help_rows(app, app.live_keymap)}
         assert rows["pane.edit"] == "E" and rows["pane.weights"] == "w"
-        problems = [
-            problem for where, problem in app.collect_warnings(screen.engine) if where == "keymap"
-        ]
+        problems = [problem for where, problem in screen.warning_rows() if where == "keymap"]
         assert len(problems) == 2
         assert any("pane.nonexistent" in p for p in problems)
         assert any('"pane.weights" = "y"' in p and "pane.copy_entry" in p for p in problems)

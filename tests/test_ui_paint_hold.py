@@ -13,7 +13,8 @@ from ui_helpers import SIZE, TODAY, demo_app, rows, type_query, wait_loaded, wai
 
 from memtui.core.model import Entry, RankResult
 from memtui.core.settings.config import Config
-from memtui.ui.app import AppOptions, MemtuiApp
+from memtui.ui.app import MemtuiApp
+from memtui.ui.options import AppOptions
 from memtui.ui.widgets.query import QueryInput
 
 if TYPE_CHECKING:

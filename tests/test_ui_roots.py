@@ -184,7 +184,7 @@ async def test_a_vanished_root_dims_only_its_entries(
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         await wait_until(
-            pilot, lambda: app.watcher is not None and app.watcher.live.is_set(), steps=1500
+            pilot, lambda: screen.watcher is not None and screen.watcher.live.is_set(), steps=1500
         )
         await type_query(pilot, app, "deploy")
         shown = rows(app)

@@ -18,9 +18,10 @@ from memtui.core.model import ChangeSet, Factor, Hit
 from memtui.core.search.query import FILTER_NAMES
 from memtui.core.settings.config import Config
 from memtui.ui import filters as ui_filters
-from memtui.ui.app import AppOptions, MemtuiApp
+from memtui.ui.app import MemtuiApp
 from memtui.ui.editor import editor_command
 from memtui.ui.filters import QueryFilters, split_query, with_filters
+from memtui.ui.options import AppOptions
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files

@@ -33,7 +33,7 @@ async def test_weights_are_shown_as_custom_saved_and_reset(isolated_environment:
         await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
         assert "weights: custom" in header(app)
         assert screen.engine.warnings == []
-        assert not any(row[0] == "engine" for row in app.collect_warnings(screen.engine))
+        assert not any(row[0] == "engine" for row in screen.warning_rows())
 
         await pilot.press("ctrl+g")  # reopened: it starts from the weights in use
         await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))

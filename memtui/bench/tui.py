@@ -42,7 +42,8 @@ from memtui.bench.runner import BenchSetup, peak_rss_mb
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.settings.config import load_config
-from memtui.ui.app import AppOptions, MemtuiApp
+from memtui.ui.app import MemtuiApp
+from memtui.ui.options import AppOptions
 from memtui.ui.screens.main import MainScreen
 
 TERMINAL_SIZE = (140, 40)

@@ -7,8 +7,9 @@ import sys
 
 from memtui.commands.common import startup_from_args
 from memtui.core.sanitize import one_line
-from memtui.ui.app import AppOptions, HandOffMode, MemtuiApp, key_scopes
+from memtui.ui.app import MemtuiApp, key_scopes
 from memtui.ui.keymap import check_keymap
+from memtui.ui.options import AppOptions, HandOffMode
 from memtui.ui.terminal import OnTheTerminal
 
 MAX_QUERY_CHARS = 1000

@@ -8,12 +8,10 @@ The main screen owns the engine and every worker (see `screens/main.py`).
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual._path import CSSPathType
@@ -23,21 +21,17 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from memtui.core.live.allocator import share_one_malloc_arena
-from memtui.core.live.roots import MemoryRoot, folder_label
-from memtui.core.live.watch import RootWatcher
-from memtui.core.live.watch_roots import RootsWatcher
 from memtui.core.sanitize import one_line, visible
-from memtui.core.secrets import mask_secrets
-from memtui.core.settings.choices import default_choices_path, remember_choice, root_key
-from memtui.core.settings.config import Config
+from memtui.core.settings.choices import default_choices_path, remember_choice
 from memtui.core.settings.config_file import (
     ConfigWriteError,
     SettingValue,
     config_file_in_use,
     save_settings,
 )
-from memtui.startup import Candidate, Startup, demo_root, tilde
-from memtui.ui import status, widths
+from memtui.startup import demo_root
+from memtui.ui import widths
+from memtui.ui.app_link import AppLink
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.heap import (
     RELEASE_RETRY_S,
@@ -47,13 +41,9 @@ from memtui.ui.heap import (
     settle_heap,
 )
 from memtui.ui.keymap import check_keymap, live_keys
-from memtui.ui.messages import (
-    DemoRequested,
-    EntryAction,
-    RootsChosen,
-    SaveSettings,
-    WeightsChanged,
-)
+from memtui.ui.masker import SecretMasker
+from memtui.ui.messages import DemoRequested, RootsChosen, SaveSettings
+from memtui.ui.options import AppOptions
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.main import MainScreen
@@ -67,114 +57,7 @@ from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
-    from memtui.core.live.engine import Engine
     from memtui.ui.handoff import HandOff
-
-HandOffMode = Literal["", "selected", "all"]
-"""What `memtui pick` hands on when nothing is marked ("": not a picker)."""
-
-MASK_CACHE_CHARS = 2_000_000
-"""Entry texts kept with their masked form, in characters: many screens of entries, while a
-huge entry (a 4 MB log, rewritten as it grows) is masked afresh instead of piling up (the cache
-used to keep 256 texts of any size). A text over a quarter of this is not kept."""
-
-
-@dataclass
-class AppOptions:
-    """Everything the app needs, resolved from the command line and config."""
-
-    root: Path | None
-    """The memory folder (the first one when several are open)."""
-    config: Config
-    today: dt.date
-    days: int
-    query: str = ""
-    demo: bool = False
-    theme: str | None = None
-    watch: bool = True
-    force_polling: bool = False
-    deterministic: bool = False
-    """Tests and screenshots: no cursor blink, no timings, no animations."""
-    config_warnings: list[str] = field(default_factory=list)
-    searched: list[str] = field(default_factory=list)
-    """Where the default root was looked for (shown when none was found)."""
-    user_themes_dir: Path | None = None
-    keymap: dict[str, str] = field(default_factory=dict)
-    """Binding id -> keys (Textual keymap), e.g. {"pane.edit": "E"}; from config `[keymap]`."""
-    engine_factory: Callable[[AppOptions], Engine] | None = None
-    """Builds the (not yet loaded) engine; None means the real `Engine` on `root`."""
-    roots: tuple[MemoryRoot, ...] = ()
-    """Every open memory folder, `root` first; empty means `root` alone."""
-    candidates: tuple[Candidate, ...] = ()
-    """What discovery found (no ROOT given): the start screen's picker lists them."""
-    pick: bool = False
-    """Several candidates and no choice yet: start on the picker."""
-    hand_off: HandOffMode = ""
-    """`memtui pick`: enter ends the app handing on the marked entries (`MemtuiApp.handed_off`)
-    or, with none marked, the selected one ("selected") or every result ("all"); esc or ctrl+c
-    ends it handing on nothing. "": the usual app."""
-
-    @classmethod
-    def from_startup(
-        cls,
-        startup: Startup,
-        *,
-        query: str = "",
-        theme: str | None = None,
-        watch: bool = True,
-        deterministic: bool = False,
-    ) -> AppOptions:
-        """The app's options for a resolved startup plus the TUI's own choices."""
-        return cls(
-            root=startup.root,
-            config=startup.config,
-            today=startup.today,
-            days=startup.days,
-            query=query,
-            demo=startup.demo,
-            theme=theme,
-            watch=watch and not deterministic,
-            deterministic=deterministic,
-            config_warnings=list(startup.warnings),
-            searched=list(startup.searched),
-            keymap=dict(startup.config.keymap),
-            roots=startup.roots,
-            candidates=startup.candidates,
-            pick=not startup.chosen,
-        )
-
-    @property
-    def open_roots(self) -> tuple[MemoryRoot, ...]:
-        """What the engine opens: `roots`, or `root` alone."""
-        if self.roots:
-            return self.roots
-        return () if self.root is None else (MemoryRoot(folder_label(self.root), self.root),)
-
-    def use_roots(self, roots: tuple[MemoryRoot, ...]) -> None:
-        """Open `roots` next (the picker's choice)."""
-        self.roots = roots
-        self.root = roots[0].path if roots else None
-        self.demo = False
-        self.pick = False
-
-    @property
-    def more_found(self) -> int:
-        """Memory discovery found that is not open (the picker, `m`, offers it)."""
-        if self.demo:
-            return 0
-        opened = {root_key(root) for root in self.open_roots}
-        return sum(root_key(candidate.root) not in opened for candidate in self.candidates)
-
-    @property
-    def root_label(self) -> str:
-        if self.root is None:
-            return "no memory folder"
-        roots = self.open_roots
-        if len(roots) > 1:
-            return f"{len(roots)} folders: " + ", ".join(root.label for root in roots)
-        if self.demo:
-            return "demo memory"
-        return tilde(self.root)
 
 
 class MemtuiApp(App[int]):
@@ -211,13 +94,11 @@ class MemtuiApp(App[int]):
         """Milliseconds from the latest search request to its results being painted."""
         self.painted_generation = 0
         self.changes_applied = 0
-        self.watcher: RootWatcher | RootsWatcher | None = None
         self.theme_warnings: list[str] = []
         self.handed_off: HandOff | None = None
         """What `memtui pick` prints once the app has ended (None: nothing was picked)."""
         self._theme_ready = False
-        self._mask_cache: dict[str, tuple[str, int]] = {}
-        self._mask_cache_chars = 0
+        self.masker = SecretMasker(enabled=options.config.mask_secrets)
         if options.deterministic:
             self.animation_level = "none"
         theme_set = load_themes(options.user_themes_dir)
@@ -257,13 +138,32 @@ class MemtuiApp(App[int]):
         elif self.options.pick or self.options.root is None:
             self.push_screen(RootsScreen(self.options.candidates))
         else:
-            self.push_screen(MainScreen())
+            self.push_screen(self._main_screen())
 
     def open_demo(self) -> None:
         """Switch from the 'no memory folder' screen to the bundled demo."""
         self.options.root = demo_root(self.options.today)
         self.options.demo = True
-        self.switch_screen(MainScreen())
+        self.switch_screen(self._main_screen())
+
+    def _main_screen(self) -> MainScreen:
+        """A main screen on the options' roots, linked to what it may ask of the app."""
+        startup = [
+            *(("config", warning) for warning in self.options.config_warnings),
+            *(("theme", warning) for warning in self.theme_warnings),
+            *(("keymap", problem) for problem in self.keymap_problems),
+        ]
+        link = AppLink(
+            masker=self.masker,
+            keymap=self.live_keymap,
+            startup_warnings=tuple(startup),
+            painted=self.results_painted,
+            indexed=self._indexed,
+            changes_applied=self._changes_applied,
+            hand_off=self.hand_off,
+            next_theme=self.cycle_theme,
+        )
+        return MainScreen(self.options, link)
 
     # --- messages from screens (they bubble to the app, not to the screen below) --------------
 
@@ -274,9 +174,9 @@ class MemtuiApp(App[int]):
     @on(RootsChosen)
     async def _roots_chosen(self, message: RootsChosen) -> None:
         """Close what is open (its watcher and screens) and open the chosen roots."""
-        if self.watcher is not None:
-            self.watcher.stop()
-            self.watcher = None
+        for screen in self.screen_stack:
+            if isinstance(screen, MainScreen):
+                screen.stop_watching()
         self.options.use_roots(message.roots)
         if self.options.candidates:  # a choice among what discovery found: remembered here
             await asyncio.to_thread(
@@ -287,8 +187,8 @@ class MemtuiApp(App[int]):
                 release_later(screen.engine)
         while len(self.screen_stack) > 1:
             await self.pop_screen()
-        self.forget_masks()
-        await self.push_screen(MainScreen())
+        self.masker.forget()
+        await self.push_screen(self._main_screen())
         if release_pending():
             self._keep_releasing()
 
@@ -307,26 +207,9 @@ class MemtuiApp(App[int]):
         """The picker over whatever is open (palette: "Switch memory folder")."""
         self.push_screen(RootsScreen(open_now=self.options.open_roots, can_go_back=True))
 
-    @on(EntryAction)
-    def _entry_action(self, message: EntryAction) -> None:
-        """The health view asks to edit or copy an entry: the main screen's own actions do it."""
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                if message.action == "edit":
-                    screen.edit_entry(message.entry)
-                else:
-                    screen.copy_entry(message.entry)
-
     @on(SaveSettings)
     def _save_requested(self, message: SaveSettings) -> None:
         self.save_settings(message.values, saved=message.notice)
-
-    @on(WeightsChanged)
-    def _weights_changed(self, message: WeightsChanged) -> None:
-        """The weights screen changed a weight: the main screen under it owns the engine."""
-        for screen in self.screen_stack:
-            if isinstance(screen, MainScreen):
-                screen.apply_weights(message.weights, message.half_life_days)
 
     # --- hooks for benchmarks and tests -------------------------------------------------------
 
@@ -335,6 +218,12 @@ class MemtuiApp(App[int]):
         now = time.perf_counter()
         self.painted_generation = generation
         self.last_paint_ms = (now - requested_at) * 1000
+
+    def _indexed(self, elapsed_ms: float) -> None:
+        self.load_ms = elapsed_ms
+
+    def _changes_applied(self) -> None:
+        self.changes_applied += 1
 
     # --- shared helpers -----------------------------------------------------------------------
 
@@ -348,48 +237,6 @@ class MemtuiApp(App[int]):
         escape sequence (pasted into a terminal, it would run) and no undecodable file-name byte
         (which cannot be encoded and crashed the copy); they read as in the UI."""
         super().copy_to_clipboard(visible(text))
-
-    def mask(self, text: str, *, revealed: bool) -> tuple[str, int]:
-        """The text to show (secrets masked unless revealed) and how many secrets it holds."""
-        if not self.options.config.mask_secrets:
-            return text, 0
-        cached = self._mask_cache.get(text)
-        if cached is None:
-            cached = mask_secrets(text)
-            if self._mask_cache_chars + len(text) > MASK_CACHE_CHARS:
-                self.forget_masks()
-            if len(text) <= MASK_CACHE_CHARS // 4:
-                self._mask_cache[text] = cached
-                self._mask_cache_chars += len(text)
-        masked_text, count = cached
-        return (text if revealed else masked_text), count
-
-    def forget_masks(self) -> None:
-        """Drop the masked texts (after files changed, or another folder was opened)."""
-        self._mask_cache = {}
-        self._mask_cache_chars = 0
-
-    def collect_warnings(self, engine: Engine | None) -> list[tuple[str, str]]:
-        """(where, problem) rows for the warnings view: config, themes, skipped files, entries."""
-        rows: list[tuple[str, str]] = []
-        rows += [("config", warning) for warning in self.options.config_warnings]
-        rows += [("theme", warning) for warning in self.theme_warnings]
-        rows += [("keymap", problem) for problem in self.keymap_problems]
-        if self.watcher is not None and self.watcher.last_error:
-            rows.append(("watcher", self.watcher.last_error))
-        if self.watcher is not None:
-            interval = self.watcher.root_check_ms
-            rows += [
-                (str(folder), status.unwatched_reason(why, interval))
-                for folder, why in self.watcher.unwatched
-            ]
-        if engine is not None:
-            rows += [("engine", warning) for warning in engine.warnings]
-            rows += [(item.path, item.reason) for item in engine.skipped]
-            for entry in engine.loaded_entries():
-                for warning in entry.warnings:
-                    rows.append((f"{entry.path}:{entry.line_start}", warning))
-        return rows
 
     # --- themes -------------------------------------------------------------------------------
 

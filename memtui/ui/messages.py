@@ -6,13 +6,13 @@ changes, a new date window or new weights were applied. Search results carry the
 of the request that started them, and the screen drops any older than its newest request, so
 a slow search never paints over a newer one.
 
-Screen → app (these bubble: a screen's parent is the app): the weights screen reports each
-change (`WeightsChanged`, which the app hands to the main screen that owns the engine), the
-'no memory folder' screen asks for the demo (`DemoRequested`) and the memory-folder picker
-says what to open (`RootsChosen`). The picker's own worker reports what it found and counted
-(`CandidatesFound`, `CandidateSurveyed`). The health view's worker reports `HealthChecked`;
-the view asks for the main screen's edit or copy of an entry with `EntryAction`. After each
-load and change the main screen's own worker reports `LoadLinesChecked`.
+Screen → app (these bubble: a screen's parent is the app): a screen asks for settings to be
+saved (`SaveSettings`), the 'no memory folder' screen asks for the demo (`DemoRequested`) and
+the memory-folder picker says what to open (`RootsChosen`). The picker's own worker reports
+what it found and counted (`CandidatesFound`, `CandidateSurveyed`). The health view's worker
+reports `HealthChecked`. After each load and change the main screen's own worker reports
+`LoadLinesChecked`. (The weights and health screens call back into the main screen that opened
+them through the callables it gave them, not through the app.)
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from memtui.core.health.model import HealthReport, LoadCut
     from memtui.core.live.engine import Engine
     from memtui.core.live.roots import MemoryRoot
-    from memtui.core.model import Entry
     from memtui.core.places.survey import Survey
     from memtui.core.settings.config_file import SettingValue
     from memtui.startup import Candidate
@@ -130,15 +129,6 @@ class WeightsApplied(Message, bubble=False):
     """The engine ranks with the new weights: time to rerank."""
 
 
-class WeightsChanged(Message):
-    """The weights screen changed a weight or the half-life (bubbles to the app)."""
-
-    def __init__(self, weights: dict[str, float], half_life_days: float) -> None:
-        super().__init__()
-        self.weights = weights
-        self.half_life_days = half_life_days
-
-
 class SaveSettings(Message):
     """A screen asks for settings to be saved to the config file in use (bubbles to the app)."""
 
@@ -193,13 +183,3 @@ class LoadLinesChecked(Message, bubble=False):
     def __init__(self, cuts: Mapping[str, tuple[LoadCut, ...]]) -> None:
         super().__init__()
         self.cuts = cuts
-
-
-class EntryAction(Message):
-    """The health view asks for the main screen's own `edit` or `copy` of an entry (bubbles to
-    the app, which hands it to the main screen)."""
-
-    def __init__(self, entry: Entry, action: str) -> None:
-        super().__init__()
-        self.entry = entry
-        self.action = action

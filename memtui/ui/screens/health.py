@@ -3,8 +3,8 @@ beside it, and why it was found.
 
 The checks run in a thread worker (`core.health.check`) so typing never waits; the view shows
 "checking…" until `HealthChecked` arrives, and `r` checks again (after an edit, say). Editing
-(`e`) and copying (`y`) are the main screen's own actions: the view posts `EntryAction`, which
-the app hands to the main screen. Nothing here writes anything.
+(`e`) and copying (`y`) are the main screen's own actions, which it passes in as `edit` and
+`copy`. Nothing here writes anything.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from memtui.ui.widgets.detail import EntryView
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine
+    from memtui.core.model import Entry
 
 MAX_ROWS_PER_SECTION = 500
 """Rows shown per section (`memtui health --json` lists them all)."""
@@ -84,9 +85,13 @@ class HealthScreen(Screen[None]):
     #health-entry:focus { border: round $accent; }
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self, engine: Engine, *, edit: Callable[[Entry], None], copy: Callable[[Entry], None]
+    ) -> None:
         super().__init__()
         self.engine = engine
+        self.entry_actions = {"edit": edit, "copy": copy}
+        """The main screen's own edit and copy of an entry (`e`, `y`)."""
         self.report: HealthReport | None = None
         self.findings: list[Finding] = []
 
@@ -239,7 +244,7 @@ class HealthScreen(Screen[None]):
         if finding is None:
             self.app.bell()
             return
-        self.post_message(messages.EntryAction(finding.entry, action))
+        self.entry_actions[action](finding.entry)
         if action == "edit":
             self.notify("After editing, press r to check again.", timeout=4, markup=False)
 

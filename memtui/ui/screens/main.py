@@ -10,20 +10,20 @@ What is shown is built elsewhere: the status line, empty states and notices by p
 in `ui.status`, rows and breakdowns in `ui.render`, and the right-hand column is `EntryPane`;
 the keys are in `ui.bindings`, the editor in `ui.editor`, GC tuning in `ui.heap`.
 
-Why this module is longer than the others (~540 lines): it is where the engine's results, the
-keys and the other screens meet, and what is left is that meeting — message handlers and the
-~25 actions the bindings and the command palette name, each a few lines over the state above.
-Splitting them further would scatter one screen's state over files that all reach into it.
+What the workers do is in `ui.search_work` (with the search generations), what waits for a
+pause in typing in `ui.idle`, the watcher in `ui.watching` (created, owned and stopped here),
+which entries a copy or pick hands on in `ui.hand_off_flow`. Of the app the screen uses only
+Textual's own API (notify, push_screen, exit); what memtui's app adds reaches it through the
+`AppLink` it is given. Other screens report back through the callables it gives them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar, cast
+from typing import ClassVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -31,64 +31,37 @@ from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import Input, Static
 
-from memtui.core.cache.folder import CacheFolder
-from memtui.core.health.check import load_line_cuts
 from memtui.core.live.allocator import give_back_memory
-from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
-from memtui.core.live.roots import watches_subfolders
-from memtui.core.live.watch import WatchMode
-from memtui.core.live.watch_roots import watch_roots
+from memtui.core.live.engine import Engine
+from memtui.core.live.watch import RootWatcher, WatchMode
+from memtui.core.live.watch_roots import RootsWatcher
 from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.sanitize import one_line
-from memtui.core.search.query import QueryError
 from memtui.core.settings.history import default_history_path
-from memtui.ui import messages, render, status, widths
+from memtui.ui import messages, render, search_work, status, widths
+from memtui.ui.app_link import AppLink
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor
-from memtui.ui.handoff import (
-    HandOff,
-    Purpose,
-    cited_path,
-    copied_notice,
-    copy_text,
-    resolve,
-    unmarked_notice,
-)
-from memtui.ui.heap import loading, settle_heap
+from memtui.ui.hand_off_flow import resolved, wanted_ids
+from memtui.ui.handoff import HandOff, Purpose, cited_path, copied_notice, unmarked_notice
+from memtui.ui.heap import settle_heap
+from memtui.ui.idle import IdleJobs
+from memtui.ui.options import AppOptions
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.help import HelpScreen
-from memtui.ui.screens.warnings import WarningsScreen
+from memtui.ui.screens.warnings import WarningsScreen, collect_warnings
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.watching import Watching
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.footer import KeysFooter
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
-
-if TYPE_CHECKING:
-    from memtui.ui.app import AppOptions, MemtuiApp
-
-IDLE_S = 0.3
-"""Work that can wait (settling the heap, the load-line check) waits for a pause in typing
-this long: run beside the first keystrokes after a start, it delayed the first word."""
-BOOST_STEP = 1.5
-"""Each + or − multiplies or divides the file's session boost by this much."""
-
-
-def open_engine(options: AppOptions) -> Engine:
-    """The engine on the options' root (not loaded yet); tests pass `engine_factory` instead."""
-    if options.engine_factory is not None:
-        return options.engine_factory(options)
-    cache = CacheFolder() if options.config.cache else None
-    return Engine(
-        options.open_roots, options.config, today=options.today, days=options.days, cache=cache
-    )
 
 
 class Panes(Horizontal):
@@ -103,17 +76,17 @@ class MainScreen(Screen[None]):
     AUTO_FOCUS = "#query"
     BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS, *PICK_BINDINGS]
 
-    def __init__(self) -> None:
+    def __init__(self, options: AppOptions, link: AppLink) -> None:
         super().__init__()
+        self.options = options
+        self.link = link
         self.engine: Engine | None = None
         self.result: RankResult | None = None
-        self.generation = 0
-        """The newest search requested; results of older ones are dropped."""
-        self.painted_generation = 0
+        self.searches = search_work.SearchRequests()
+        self.watching: Watching | None = None
+        """Following the open folders once the engine has loaded (`options.watch`)."""
         self.query_text = ""
         self.window_all = False
-        self.watcher_mode = WatchMode.OFF
-        self.watcher_unwatched: tuple[tuple[Path, str], ...] = ()
         self.engine_loading = True
         self.query_error = False
         self._chrome: Content | None = None
@@ -121,15 +94,12 @@ class MainScreen(Screen[None]):
         """The results list lost focus because it emptied; it gets it back when it refills."""
         self._last_selected_id: str | None = None
         """The selection to return to when the list refills (e.g. the root comes back)."""
-        self._search_started = 0.0
         self._waiting_hand_off: Purpose | None = None
         """A copy or pick asked for while `ctrl+a` was still marking."""
         self._heap_unsettled = False
         """New long-lived data (a load, applied changes): settle the heap once it is painted
         and typing pauses."""
-        self._idle_timer: Timer | None = None
-        self._idle_jobs: dict[str, Callable[[], object]] = {}
-        """What waits for a pause in typing (`_when_idle`), by name: asked twice, it runs once."""
+        self._idle = IdleJobs(self.set_timer)
         self.heap_settles = 0
         """How often the heap was settled (tests wait for it)."""
         self._title: Content | None = None
@@ -137,8 +107,21 @@ class MainScreen(Screen[None]):
         self._ready_at_load = False
 
     @property
-    def memtui(self) -> MemtuiApp:
-        return cast("MemtuiApp", self.app)
+    def generation(self) -> int:
+        """The newest search requested (tests and the bench wait for its paint)."""
+        return self.searches.generation
+
+    @property
+    def painted_generation(self) -> int:
+        return self.searches.painted
+
+    @property
+    def watcher_mode(self) -> WatchMode:
+        return self.watching.mode if self.watching is not None else WatchMode.OFF
+
+    @property
+    def watcher(self) -> RootWatcher | RootsWatcher | None:
+        return self.watching.watcher if self.watching is not None else None
 
     @property
     def pane(self) -> EntryPane:
@@ -157,7 +140,7 @@ class MainScreen(Screen[None]):
             yield Static(id="app-status", markup=False)
         with Horizontal(id="query-row"):
             yield Static(Content("❯"), id="prompt", markup=False)
-            options = self.memtui.options
+            options = self.options
             yield QueryInput(
                 options.query,
                 id="query",
@@ -170,18 +153,18 @@ class MainScreen(Screen[None]):
             with Vertical(id="left"):
                 yield ResultsList(id="results")
                 yield Static(id="empty", markup=False)
-            yield EntryPane(id="right")
+            yield EntryPane(self.link.masker, self.link.keymap, id="right")
         yield KeysFooter()
 
     def on_mount(self) -> None:
         query_input = self.query_one(QueryInput)
-        if self.memtui.options.deterministic:
+        if self.options.deterministic:
             query_input.cursor_blink = False
         self.query_text = query_input.value
         self.query_one("#left").border_title = Content("results")
         self.query_one("#banner").display = False
         self.query_one("#empty").display = False
-        self.query_one(ResultsList).always_gutter = bool(self.memtui.options.hand_off)
+        self.query_one(ResultsList).always_gutter = bool(self.options.hand_off)
         self._paint_chrome()
         self._set_status(status.LOADING)
         self.load_engine()
@@ -195,18 +178,11 @@ class MainScreen(Screen[None]):
         Browsing (an empty query) needs no index, so first results appear as soon as the
         files are parsed; a query typed meanwhile waits for the index inside its search.
         """
-        started = time.perf_counter()
         try:
-            engine = open_engine(self.memtui.options)
-            with loading():
-                engine.load_store()
-            self.post_message(messages.EngineLoaded(engine))
-            with loading():
-                engine.build_index()
+            for message in search_work.load(self.options):
+                self.post_message(message)
         except Exception as exc:  # a broken root must show a message, not a traceback
             self.post_message(messages.EngineFailed(f"{type(exc).__name__}: {exc}"))
-            return
-        self.post_message(messages.EngineIndexed((time.perf_counter() - started) * 1000))
 
     @on(messages.EngineLoaded)
     def _loaded(self, message: messages.EngineLoaded) -> None:
@@ -217,19 +193,19 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self._ready_at_load = engine.index_ready  # a warm start (the cache held the index)
         self.request_search(keep_selection=False)
-        if self.memtui.options.watch:
+        if self.options.watch:
             self.watch_root()
 
     @on(messages.EngineIndexed)
     def _indexed(self, message: messages.EngineIndexed) -> None:
-        self.memtui.load_ms = message.elapsed_ms
+        self.link.indexed(message.elapsed_ms)
         self._heap_unsettled = True
         if not self._ready_at_load:  # words typed meanwhile waited; the status said "indexing"
             self.request_search(keep_selection=True)
         if self.engine is not None:
             self.save_cache(self.engine)
             # After the build, not beside it: it held the GIL the cold build needs.
-            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
+            self._idle.add("load lines", partial(self.check_load_lines, self.engine))
 
     @work(thread=True, exclusive=True, group="cache")
     def save_cache(self, engine: Engine) -> None:
@@ -242,7 +218,7 @@ class MainScreen(Screen[None]):
     def check_load_lines(self, engine: Engine) -> None:
         """Which loaded entries start or run past a load line: only that health check (it
         reads just the few files a rule applies to), off the event loop."""
-        self.post_message(messages.LoadLinesChecked(load_line_cuts(engine)))
+        self.post_message(search_work.load_lines(engine))
 
     @on(messages.LoadLinesChecked)
     def _load_lines_checked(self, message: messages.LoadLinesChecked) -> None:
@@ -268,31 +244,19 @@ class MainScreen(Screen[None]):
             keep_id = self._last_selected_id  # the list emptied (root gone): come back to it
         if keep_id is not None:
             self._last_selected_id = keep_id
-        self.generation += 1
-        self._search_started = time.perf_counter()
-        self.run_search(self.engine, self.generation, self.query_text, keep_id)
-
-    def _outdated(self, generation: int) -> bool:
-        """A newer search was requested after `generation`: its result must not be shown."""
-        return generation != self.generation
+        self.run_search(self.engine, self.searches.next(), self.query_text, keep_id)
 
     @work(thread=True, exclusive=True, group="search")
     def run_search(self, engine: Engine, generation: int, query: str, keep_id: str | None) -> None:
-        if self._outdated(generation):
-            return
-        try:
-            result = engine.search(query)
-        except QueryError as exc:
-            self.post_message(messages.SearchFailed(generation, str(exc)))
-            return
-        if self._outdated(generation):
-            return
-        self.post_message(messages.SearchDone(generation, result, keep_id))
-        give_back_memory()  # the search's temporaries (~0.3 ms, here rather than on the loop)
+        message = search_work.search(engine, generation, query, keep_id, self.searches.outdated)
+        if message is not None:
+            self.post_message(message)
+        if isinstance(message, messages.SearchDone):
+            give_back_memory()  # the search's temporaries (~0.3 ms, here rather than on the loop)
 
     @on(messages.SearchFailed)
     def _search_failed(self, message: messages.SearchFailed) -> None:
-        if self._outdated(message.generation):
+        if self.searches.outdated(message.generation):
             return
         self._set_status(status.QUERY_ERROR)
         self.pane.catch_up()
@@ -302,7 +266,7 @@ class MainScreen(Screen[None]):
 
     @on(messages.SearchDone)
     def _search_done(self, message: messages.SearchDone) -> None:
-        if self._outdated(message.generation):
+        if self.searches.outdated(message.generation):
             return
         result = self.result = message.result
         if self.query_error:
@@ -317,7 +281,7 @@ class MainScreen(Screen[None]):
         self._set_status(
             status.query_status(
                 result,
-                deterministic=self.memtui.options.deterministic,
+                deterministic=self.options.deterministic,
                 indexing=indexing,
                 window_all=self.window_all,
             )
@@ -327,44 +291,25 @@ class MainScreen(Screen[None]):
         self.query_one(QueryInput).release_paint()
 
     def _painted(self, generation: int) -> None:
-        self.painted_generation = max(self.painted_generation, generation)
-        self.memtui.results_painted(generation, self._search_started)
+        self.searches.mark_painted(generation)
+        self.link.painted(generation, self.searches.started_at)
         if generation == self.generation:
             self.pane.list_painted()
         if self._heap_unsettled:
             self._heap_unsettled = False
-            self._when_idle("settle", self._settle)
+            self._idle.add("settle", self._settle)
         else:
-            self._when_idle("give back", give_back_memory)
-
-    def _when_idle(self, name: str, job: Callable[[], object]) -> None:
-        """Run `job` once no key came for IDLE_S. Settling the heap (a full collection and
-        giving memory back, 10–50 ms at 50,000 entries) and the load-line check (~40 ms in a
-        thread, holding the GIL) landed on the first word typed after a warm start."""
-        self._idle_jobs[name] = job
-        self._restart_idle_timer()
-
-    def _restart_idle_timer(self) -> None:
-        if self._idle_timer is not None:
-            self._idle_timer.stop()
-        self._idle_timer = self.set_timer(IDLE_S, self._run_idle_jobs)
-
-    def _run_idle_jobs(self) -> None:
-        self._idle_timer = None
-        jobs, self._idle_jobs = self._idle_jobs, {}
-        for job in jobs.values():
-            job()
+            self._idle.add("give back", give_back_memory)
 
     def _settle(self) -> None:
         settle_heap()
         self.heap_settles += 1
 
     def on_unmount(self) -> None:
-        """A closed screen's idle jobs would keep it, and its engine, alive."""
-        if self._idle_timer is not None:
-            self._idle_timer.stop()
-            self._idle_timer = None
-        self._idle_jobs = {}
+        """A closed screen's idle jobs would keep it, and its engine, alive; its watcher
+        would keep watching."""
+        self._idle.stop()
+        self.stop_watching()
 
     @on(Input.Changed, "#query")
     def _query_changed(self, event: Input.Changed) -> None:
@@ -375,8 +320,7 @@ class MainScreen(Screen[None]):
         self._results_had_focus = False  # typing: the user has moved on
         self._last_selected_id = None
         self.pane.typing()
-        if self._idle_timer is not None:
-            self._restart_idle_timer()  # not between this key and its paint
+        self._idle.key_pressed()  # not between this key and its paint
         self.request_search(keep_selection=False)
 
     @on(Input.Submitted, "#query")
@@ -410,7 +354,7 @@ class MainScreen(Screen[None]):
     # --- status -------------------------------------------------------------------------------
 
     def _paint_chrome(self) -> None:
-        options = self.memtui.options
+        options = self.options
         title = status.title_line(options.root_label, options.more_found)
         if title != self._title:  # a new title may change the layout; the same one must not
             self._title = title
@@ -425,7 +369,7 @@ class MainScreen(Screen[None]):
             mode=self.watcher_mode if options.watch else WatchMode.OFF,
             marked=len(self.query_one(ResultsList).marks),
             custom_weights=engine is not None and engine.weights_custom,
-            polled=len(self.watcher_unwatched),
+            polled=len(self.watching.unwatched) if self.watching is not None else 0,
         )
         if line != self._chrome:
             self._chrome = line
@@ -458,7 +402,7 @@ class MainScreen(Screen[None]):
             status.empty_state(
                 result,
                 entries=len(engine) if engine is not None else None,
-                root=str(self.memtui.options.root),
+                root=str(self.options.root),
                 skipped=len(engine.skipped) if engine is not None else 0,
                 window_all=self.window_all,
             )
@@ -482,39 +426,33 @@ class MainScreen(Screen[None]):
 
     @work(exclusive=True, group="watch")
     async def watch_root(self) -> None:
-        options = self.memtui.options
-        roots = [root.path for root in options.open_roots]
-        deep = {root.path for root in options.open_roots if watches_subfolders(root)}
-        shallow = frozenset(roots) - deep
-        watcher = watch_roots(roots, force_polling=options.force_polling, shallow=shallow)
-        self.memtui.watcher = watcher
-        self.watcher_mode = WatchMode.WATCHING
+        options = self.options
+        watching = self.watching = Watching(options.open_roots, force_polling=options.force_polling)
         self._paint_chrome()
         try:
-            async for batch in watcher:
-                previous_mode = self.watcher_mode
-                self.watcher_mode = batch.mode
-                self.watcher_unwatched = batch.unwatched
-                missing = batch.missing or (
-                    tuple(roots) if batch.mode is WatchMode.ROOT_MISSING else ()
-                )
-                if batch.mode is WatchMode.ROOT_MISSING:
-                    names = ", ".join(str(path) for path in missing)
-                    self._banner(status.root_missing(names), severity="error")
-                elif previous_mode is WatchMode.ROOT_MISSING:
+            async for batch in watching.watcher:
+                step = watching.read(batch)
+                if step.banner is not None:
+                    self._banner(step.banner, severity="error")
+                elif step.back:
                     self._hide_banner()
                     self.app.notify("The memory folder is back; reloaded.", markup=False)
-                if batch.mode is not previous_mode:
+                if step.mode_changed:
                     self._paint_chrome()  # the banner and the status line change together
                 engine = self.engine
-                if engine is not None and engine.set_missing(missing):
+                if engine is not None and engine.set_missing(step.missing):
                     self._show_gone(engine)  # before the changes that bring a folder back
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
                     self.post_message(messages.ChangesApplied(changes))
                 self._paint_chrome()
         finally:
-            self.watcher_mode = WatchMode.OFF
+            watching.ended()
+
+    def stop_watching(self) -> None:
+        """Stop following the open folders (the screen closes, or others are opened)."""
+        if self.watching is not None:
+            self.watching.stop()
 
     def _show_gone(self, engine: Engine) -> None:
         """Dim the entries of the folders that are gone (and undim those back)."""
@@ -527,17 +465,17 @@ class MainScreen(Screen[None]):
         engine = self.engine
         if engine is None:
             return
-        self.post_message(messages.ChangesApplied(engine.apply_changes(paths)))
+        self.post_message(search_work.apply_changes(engine, paths))
 
     @on(messages.ChangesApplied)
     def _changes_applied(self, message: messages.ChangesApplied) -> None:
-        self.memtui.changes_applied += 1
+        self.link.changes_applied()
         changes = message.changes
         if changes.empty:
             return
         self._heap_unsettled = True
         self.query_one(ResultsList).forget_rows()  # what they show is rebuilt; old entries go
-        self.memtui.forget_masks()
+        self.link.masker.forget()
         notice = status.change_notice(changes)
         if notice:
             self.app.notify(notice, timeout=3, markup=False)
@@ -545,7 +483,7 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self.request_search(keep_selection=True)
         if self.engine is not None:
-            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
+            self._idle.add("load lines", partial(self.check_load_lines, self.engine))
 
     # --- moving and focus ---------------------------------------------------------------------
 
@@ -571,7 +509,7 @@ class MainScreen(Screen[None]):
             results.focus()
 
     def action_escape(self) -> None:
-        if self.memtui.options.hand_off:  # `memtui pick`: esc ends, printing nothing
+        if self.options.hand_off:  # `memtui pick`: esc ends, printing nothing
             self.app.exit()
             return
         query_input = self.query_one(QueryInput)
@@ -612,20 +550,13 @@ class MainScreen(Screen[None]):
 
     # --- handing on: copy, pick -------------------------------------------------------------
 
-    def _chosen_ids(self) -> list[str]:
-        """The marked entries in marking order, else the selected one (else nothing)."""
-        marks = self.query_one(ResultsList).marks
-        if marks:
-            return marks.ids
-        return [self.pane.hit.entry.id] if self.pane.hit is not None else []
-
     def action_open_file(self) -> None:
         """`o`: the entry's whole file around it, read-only."""
         hit, engine = self.pane.hit, self.engine
         if hit is None or engine is None:
             self.app.bell()
             return
-        mask = self.memtui.options.config.mask_secrets and not self.pane.revealed
+        mask = self.options.config.mask_secrets and not self.pane.revealed
         self.app.push_screen(
             FileViewScreen(
                 engine.root_of(hit.entry).path,
@@ -648,7 +579,7 @@ class MainScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("pick", "cancel_pick"):
-            return bool(self.memtui.options.hand_off)  # keys of `memtui pick` only
+            return bool(self.options.hand_off)  # keys of `memtui pick` only
         return True
 
     def action_pick(self) -> None:
@@ -661,10 +592,9 @@ class MainScreen(Screen[None]):
         if results.collecting:
             self._waiting_hand_off = purpose
             return
-        every = (
-            purpose is Purpose.PICK and self.memtui.options.hand_off == "all" and not results.marks
+        self._hand_off(
+            purpose, wanted_ids(purpose, self.options.hand_off, results.marks, self.pane.hit)
         )
-        self._hand_off(purpose, None if every else self._chosen_ids())
 
     def action_cancel_pick(self) -> None:
         self.app.exit()
@@ -687,15 +617,8 @@ class MainScreen(Screen[None]):
         revealed: bool,
     ) -> None:
         """Look the entries up as loaded now (and format what to copy) off the event loop."""
-        picked, gone = resolve(engine, entry_ids, hits)
-        text, masked = (
-            ("", 0)
-            if purpose is Purpose.PICK
-            else copy_text(purpose, picked, partial(self.memtui.mask, revealed=revealed))
-        )
-        self.post_message(
-            messages.HandOffResolved(purpose, tuple(picked), tuple(gone), text, masked)
-        )
+        mask = partial(self.link.masker.mask, revealed=revealed)
+        self.post_message(resolved(engine, purpose, entry_ids, hits, mask))
 
     @on(messages.HandOffResolved)
     def _hand_off_resolved(self, message: messages.HandOffResolved) -> None:
@@ -704,7 +627,7 @@ class MainScreen(Screen[None]):
             self.app.bell()
         elif message.purpose is Purpose.PICK:
             assert self.engine is not None
-            self.memtui.hand_off(
+            self.link.hand_off(
                 HandOff(self.engine, self.query_text, message.picked, self.pane.revealed)
             )
         else:
@@ -737,9 +660,7 @@ class MainScreen(Screen[None]):
             return
         path = hit.entry.qualified_path
         current = self.engine.session_boosts.get(path, 1.0)
-        factor = current * BOOST_STEP if direction > 0 else current / BOOST_STEP
-        factor = max(1 / MAX_SESSION_BOOST, min(MAX_SESSION_BOOST, factor))
-        self._set_boost(path, None if abs(factor - 1.0) < 1e-6 else factor)
+        self._set_boost(path, search_work.next_boost(current, direction))
 
     def action_clear_boost(self) -> None:
         hit = self.pane.hit
@@ -793,7 +714,7 @@ class MainScreen(Screen[None]):
         if self.engine is None:
             return
         self.window_all = not self.window_all
-        self.set_window(0 if self.window_all else self.memtui.options.days)
+        self.set_window(0 if self.window_all else self.options.days)
 
     @work(thread=True, exclusive=True, group="window")
     def set_window(self, days: int) -> None:
@@ -813,10 +734,10 @@ class MainScreen(Screen[None]):
         self._paint_chrome()
         self.request_search(keep_selection=True)
         if self.engine is not None:
-            self._when_idle("load lines", partial(self.check_load_lines, self.engine))
+            self._idle.add("load lines", partial(self.check_load_lines, self.engine))
 
     def action_next_theme(self) -> None:
-        self.memtui.cycle_theme()
+        self.link.next_theme()
 
     # --- other screens ------------------------------------------------------------------------
 
@@ -830,12 +751,13 @@ class MainScreen(Screen[None]):
                     engine.half_life_days,
                     configured=(config.weights, config.half_life_days),
                     boosts=engine.session_boosts,
+                    apply=self.apply_weights,
                 )
             )
 
     @work(thread=True, exclusive=True, group="weights")
     def apply_weights(self, weights: dict[str, float], half_life_days: float) -> None:
-        """New weights from the weights screen (the app forwards its `WeightsChanged`)."""
+        """New weights from the weights screen (it calls this on every change)."""
         engine = self.engine
         if engine is None:
             return
@@ -861,10 +783,14 @@ class MainScreen(Screen[None]):
         if self.engine is None:
             self.app.bell()
             return
-        self.app.push_screen(HealthScreen(self.engine))
+        self.app.push_screen(HealthScreen(self.engine, edit=self.edit_entry, copy=self.copy_entry))
+
+    def warning_rows(self) -> list[tuple[str, str]]:
+        """(where, problem) rows for the warnings view."""
+        return collect_warnings(self.link.startup_warnings, self.watching, self.engine)
 
     def action_warnings(self) -> None:
-        self.app.push_screen(WarningsScreen(self.memtui.collect_warnings(self.engine)))
+        self.app.push_screen(WarningsScreen(self.warning_rows()))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.memtui.live_keymap))
+        self.app.push_screen(HelpScreen(self.link.keymap))

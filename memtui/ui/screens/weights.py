@@ -1,16 +1,14 @@
 """Weights and half-life with the keyboard, reranking the list behind on every change (w).
 
 The screen gets plain values (the weights and half-life in use, the config's to reset to, and
-the session boosts) and reports every change by posting `WeightsChanged`; `s` posts
-`SaveSettings` so the app writes them to the config file in use. A modal screen's messages
-bubble to the app, not to the screen underneath, so the app hands each change to the main
-screen, which owns the engine and reranks in a worker. The screen holds no other screen and
-no engine.
+the session boosts) and reports every change through `apply`, which the main screen that opened
+it passes (it owns the engine and reranks in a worker); `s` posts `SaveSettings` so the app
+writes them to the config file in use. The screen holds no other screen and no engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -23,7 +21,7 @@ from textual.widgets import Static
 from memtui.core.settings.config import FACTOR_NAMES
 from memtui.core.settings.config_file import SettingValue
 from memtui.ui import render
-from memtui.ui.messages import SaveSettings, WeightsChanged
+from memtui.ui.messages import SaveSettings
 
 WEIGHT_STEP = 0.05
 HALF_LIFE_STEP = 5.0
@@ -53,6 +51,7 @@ class WeightsScreen(ModalScreen[None]):
         *,
         configured: tuple[Mapping[str, float], float],
         boosts: Mapping[str, float] | None = None,
+        apply: Callable[[dict[str, float], float], object],
     ) -> None:
         super().__init__()
         self.weights = dict(weights)
@@ -62,6 +61,8 @@ class WeightsScreen(ModalScreen[None]):
         self.boosts = dict(boosts or {})
         """Session boosts by file, saved with the weights by `s`."""
         self.row = 0
+        self.apply = apply
+        """Rerank with new weights and half-life (the main screen's worker)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="weights-box", classes="modal-box"):
@@ -140,7 +141,7 @@ class WeightsScreen(ModalScreen[None]):
 
     def _changed(self) -> None:
         self._paint()
-        self.post_message(WeightsChanged(dict(self.weights), self.half_life))
+        self.apply(dict(self.weights), self.half_life)
 
     def action_close(self) -> None:
         self.dismiss(None)

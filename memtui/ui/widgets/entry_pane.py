@@ -9,7 +9,6 @@ query changed again, and the pane keeps the timer.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,10 +25,8 @@ from memtui.ui import render
 from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.gone import gone_rule
 from memtui.ui.load_line import load_line_rule
+from memtui.ui.masker import SecretMasker
 from memtui.ui.widgets.detail import EntryView
-
-if TYPE_CHECKING:
-    from memtui.ui.app import MemtuiApp
 
 DETAIL_DELAY_S = 0.05
 """While typing, the entry and breakdown panes follow the top hit this long after the list has
@@ -99,8 +96,13 @@ class EntryPane(Vertical):
     ALLOW_MAXIMIZE = True
     """z on the entry zooms the whole pane: header, text and why together."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, masker: SecretMasker, keymap: Mapping[str, str], *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
+        self.masker = masker
+        self.keymap = keymap
+        """The `[keymap]` remaps in force (the hint names the key that works)."""
         self.hit: Hit | None = None
         """The selected hit (what the entry actions act on), shown or about to be."""
         self.previous: Hit | None = None
@@ -232,8 +234,7 @@ class EntryPane(Vertical):
             why.show(Content(""), "why")
             return
         entry = hit.entry
-        app = cast("MemtuiApp", self.app)
-        text, masked = app.mask(render.entry_text(entry), revealed=self.revealed)
+        text, masked = self.masker.mask(render.entry_text(entry), revealed=self.revealed)
         self._header = render.detail_header(entry, masked=masked, revealed=self.revealed)
         header.update(self._header + self._match_note, layout=False)
         self._draw_rule(entry)
@@ -253,8 +254,7 @@ class EntryPane(Vertical):
         """Below 80 columns the entry text and the why take turns: the shown one's border says
         which key brings the other (the key in force, after any `[keymap]` remap)."""
         narrow = self.screen.has_class("-w-small")
-        app = cast("MemtuiApp", self.app)
-        key = app.options.keymap.get(BREAKDOWN_ID) or next(
+        key = self.keymap.get(BREAKDOWN_ID) or next(
             binding.key
             for binding in PANE_BINDINGS
             if isinstance(binding, Binding) and binding.id == BREAKDOWN_ID

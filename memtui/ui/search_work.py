@@ -1,0 +1,115 @@
+"""The main screen's engine work as plain functions: its thread workers run them and post the
+message each returns, so what a worker does can be read (and tested) without the screen.
+
+Searches carry a generation (`SearchRequests`): the newest request wins, and a result of an
+older one is dropped in the worker before it searches, after it searched, and again in the
+screen's handler, so a slow search can never paint over a newer one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.health.check import load_line_cuts
+from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.search.query import QueryError
+from memtui.ui import messages
+from memtui.ui.heap import loading
+
+if TYPE_CHECKING:
+    from memtui.ui.options import AppOptions
+
+BOOST_STEP = 1.5
+"""Each + or − multiplies or divides the file's session boost by this much."""
+
+
+def open_engine(options: AppOptions) -> Engine:
+    """The engine on the options' root (not loaded yet); tests pass `engine_factory` instead."""
+    if options.engine_factory is not None:
+        return options.engine_factory(options)
+    cache = CacheFolder() if options.config.cache else None
+    return Engine(
+        options.open_roots, options.config, today=options.today, days=options.days, cache=cache
+    )
+
+
+class SearchRequests:
+    """Which search is the newest, which one the list last painted, and when it was asked."""
+
+    def __init__(self) -> None:
+        self.generation = 0
+        """The newest search requested; results of older ones are dropped."""
+        self.painted = 0
+        """The newest search whose results the list has painted."""
+        self.started_at = 0.0
+        """When the newest search was requested (`time.perf_counter`)."""
+
+    def next(self) -> int:
+        """A new search is requested: its generation, which outdates every earlier one."""
+        self.generation += 1
+        self.started_at = time.perf_counter()
+        return self.generation
+
+    def outdated(self, generation: int) -> bool:
+        """A newer search was requested after `generation`: its result must not be shown."""
+        return generation != self.generation
+
+    def mark_painted(self, generation: int) -> None:
+        self.painted = max(self.painted, generation)
+
+
+def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.EngineIndexed]:
+    """Read the root, then build the index: `EngineLoaded` as soon as the files are parsed
+    (browsing needs no index), `EngineIndexed` with the elapsed time once it is built.
+
+    A broken root raises here; the worker turns that into `EngineFailed`, not a traceback."""
+    started = time.perf_counter()
+    engine = open_engine(options)
+    with loading():
+        engine.load_store()
+    yield messages.EngineLoaded(engine)
+    with loading():
+        engine.build_index()
+    yield messages.EngineIndexed((time.perf_counter() - started) * 1000)
+
+
+def search(
+    engine: Engine,
+    generation: int,
+    query: str,
+    keep_id: str | None,
+    outdated: Callable[[int], bool],
+) -> messages.SearchDone | messages.SearchFailed | None:
+    """Rank `query`; None when a newer search was requested before or during this one."""
+    if outdated(generation):
+        return None
+    try:
+        result = engine.search(query)
+    except QueryError as exc:
+        return messages.SearchFailed(generation, str(exc))
+    if outdated(generation):
+        return None
+    return messages.SearchDone(generation, result, keep_id)
+
+
+def load_lines(engine: Engine) -> messages.LoadLinesChecked:
+    """Which loaded entries start or run past a load line: only that health check (it reads
+    just the few files a rule applies to)."""
+    return messages.LoadLinesChecked(load_line_cuts(engine))
+
+
+def apply_changes(engine: Engine, paths: list[Path]) -> messages.ChangesApplied:
+    """Re-read the files at `paths` (after an edit)."""
+    return messages.ChangesApplied(engine.apply_changes(paths))
+
+
+def next_boost(current: float, direction: int) -> float | None:
+    """A file's session boost after one + (`direction` > 0) or −: a step of BOOST_STEP, kept
+    within MAX_SESSION_BOOST either way; None when it is back at 1 (no boost)."""
+    factor = current * BOOST_STEP if direction > 0 else current / BOOST_STEP
+    factor = max(1 / MAX_SESSION_BOOST, min(MAX_SESSION_BOOST, factor))
+    return None if abs(factor - 1.0) < 1e-6 else factor
