@@ -223,3 +223,39 @@ async def test_a_vanished_root_dims_only_its_entries(
         )
         assert len(rows(app)) == 2 and main_screen(app) is screen
         await wait_until(pilot, lambda: "is gone" not in static_text(app, "#detail-rule"))
+
+
+async def test_this_folders_memory_opens_directly_and_the_picker_is_a_key_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "shop" / "memory-bank" / "activeContext.md", "## Focus\n\nDeploys.\n")
+    write(Path.home() / ".openclaw" / "workspace" / "MEMORY.md", "## Canary\n\nFirst.\n")
+    monkeypatch.chdir(tmp_path / "shop")
+    app = build_app("--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        assert "1 more found" in static_text(app, "#app-title")
+        await pilot.press("ctrl+s")
+        shown = await surveyed(pilot, app)
+        assert shown[0].startswith("● memory-bank") and shown[1].startswith(" openclaw")
+        await pilot.press("down", "enter")
+        await wait_loaded(pilot, app)
+    again = build_app("--no-watch")  # the choice is remembered for this folder
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, again)
+        assert screen.engine is not None
+        assert [root.label for root in screen.engine.roots] == ["openclaw"]
+
+
+async def test_open_all_is_offered_only_for_several_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path / "shop" / "memory-bank" / "activeContext.md", "## Focus\n\nDeploys.\n")
+    monkeypatch.chdir(tmp_path / "shop")
+    app = build_app("--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        app.action_switch_roots()
+        await surveyed(pilot, app)
+        assert "a opens all" not in static_text(app, "#roots-help")
+        assert app.screen.check_action("open_all", ()) is False

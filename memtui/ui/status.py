@@ -36,14 +36,15 @@ QUERY_TIPS = (
 
 def title_line(root_label: str, more_found: int = 0) -> Content:
     """`memtui · ~/workspace` on the top bar's left (a long path cut in the middle), and how
-    much more memory discovery found (`m` opens the picker)."""
+    much more memory discovery found (ctrl+s, or `m` in the results, opens the picker)."""
+    more = f"{more_found:,} more found (^s)" if more_found else ""
     title = Content.assemble(
         ("memtui", "bold $accent"),
         SEPARATOR,
-        (middle_cut(root_label, widths.SHORT), "$foreground"),
+        (middle_cut(root_label, widths.SHORT - len(more)), "$foreground"),
     )
-    if more_found:
-        title += Content.assemble(SEPARATOR, (f"{more_found:,} more found (m)", "$text-muted"))
+    if more:
+        title += Content.assemble(SEPARATOR, (more, "$text-muted"))
     return title
 
 

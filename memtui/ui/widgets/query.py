@@ -45,6 +45,9 @@ class QueryInput(Input):
         Binding("ctrl+r", "screen.toggle_secrets", "Reveal", show=False, id="query.toggle_secrets"),
         Binding("ctrl+n", "screen.next_match", "Next match", show=False, id="query.next_match"),
         Binding("ctrl+l", "screen.warnings", "Warnings", show=False, id="query.warnings"),
+        Binding(
+            "ctrl+s", "app.switch_roots", "Memory folders", show=False, id="query.switch_roots"
+        ),
         Binding("f1", "screen.help", "Help", id="query.help"),
     ]
 
