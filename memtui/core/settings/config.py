@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memtui.core.health.settings import HealthSettings, parse_health
+from memtui.core.reading.small_file import read_small_file
 
 FACTOR_NAMES = ("relevance", "source", "recency", "position")
 SOURCE_NAMES = ("long_term", "daily", "note")
@@ -69,6 +70,10 @@ class Config:
         return replace(self, weights=merged)
 
 
+MAX_CONFIG_BYTES = 1024 * 1024
+"""A config file is a few hundred bytes; a larger one is refused rather than read."""
+
+
 def default_config_path() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "memtui" / "config.toml"
@@ -82,16 +87,20 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
     """
     explicit = path is not None
     target = path if path is not None else default_config_path()
-    if not target.exists():
-        if explicit:
-            raise ConfigError(f"{target}: config file not found")
-        return Config(), []
     try:
-        raw = tomllib.loads(target.read_text(encoding="utf-8"))
+        # As a memory file is read: a FIFO, a device or a link to /dev/zero is refused.
+        text = read_small_file(target, MAX_CONFIG_BYTES).decode("utf-8")
+        raw = tomllib.loads(text)
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"{target}: config file not found") from None
+        return Config(), []
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{target}: cannot read config: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{target}: invalid TOML: {exc}") from exc
+    except RecursionError:
+        raise ConfigError(f"{target}: invalid TOML: nested too deeply") from None
     return parse_config(raw, target)
 
 
