@@ -10,8 +10,12 @@ from pathlib import Path
 import pytest
 from pty_terminal import Terminal
 
+from memtui.cli import main
+from memtui.core.places import claude
 from memtui.core.reading.small_file import Unreadable, read_small_file
 from memtui.core.sanitize import has_unsafe
+from memtui.core.settings.choices import read_choices
+from memtui.core.settings.config import ConfigError, load_config
 from memtui.core.settings.history import MAX_QUERIES, MAX_QUERY_CHARS, read_history
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.keymap import check_keymap
@@ -143,3 +147,83 @@ def test_recalled_history_and_keymap_write_no_escape_to_the_terminal(tmp_path: P
         assert signature not in written
     assert b"\x1bc" not in written and b"\x1b[2J" not in written
     assert "\u009b".encode() not in written
+
+
+# --- every file read besides memory: config, Claude transcripts, paths over the name limit -----
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero", "deep"])
+def test_a_config_that_is_not_a_small_regular_toml_file_is_a_config_error(
+    tmp_path: Path, kind: str
+) -> None:
+    path = tmp_path / "config.toml"
+    if kind == "fifo":
+        os.mkfifo(path)  # opening it for reading would block `memtui list` for good
+    elif kind == "dev-zero":
+        path.symlink_to("/dev/zero")  # read without limit, it ended in MemoryError
+    else:
+        path.write_text("a = " + "[" * 30_000 + "]" * 30_000 + "\n")
+    with pytest.raises(ConfigError, match=r"not a regular file|nested too deeply"):
+        load_config(path)
+
+
+def test_a_symlinked_regular_config_is_still_read(tmp_path: Path) -> None:
+    (tmp_path / "dotfiles").mkdir()
+    (tmp_path / "dotfiles" / "memtui.toml").write_text("days = 7\n")
+    (tmp_path / "config.toml").symlink_to(tmp_path / "dotfiles" / "memtui.toml")
+    assert load_config(tmp_path / "config.toml")[0].days == 7
+
+
+def deep_folder(base: Path, length: int = 275) -> Path:
+    folder = base
+    while len(str(folder)) < length:
+        folder = folder / "abcdefghijklmnopqrstuvwxyz0123456789"
+    folder.mkdir(parents=True)
+    return folder
+
+
+def test_roots_inside_a_275_character_path_prints_no_traceback(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    home = tmp_path / "claude"
+    (home / "projects").mkdir(parents=True)  # the encoded name is then stat-ed: over 255 bytes
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home))
+    project = deep_folder(tmp_path)
+    (project / "MEMORY.md").write_text("# Memory\n\n## One\nfirst\n")
+    monkeypatch.chdir(project)
+    assert claude.auto_memory(project) is None
+    assert main(["roots"]) == 0
+    assert main(["list"]) == 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_all_claude_survives_odd_transcripts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    projects = tmp_path / "claude" / "projects"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    for name in ("-home-deep", "-home-fifo", "-home-locked", "-home-ok"):
+        (projects / name / "memory").mkdir(parents=True)
+        (projects / name / "memory" / "MEMORY.md").write_text("# M\n\n## A\nx\n")
+    (projects / "-home-deep" / "s.jsonl").write_text(
+        "[" * 30_000 + "]" * 30_000 + '\n{"cwd": "/home/deep"}\n'
+    )
+    os.mkfifo(projects / "-home-fifo" / "s.jsonl")  # opening it hung the command
+    (projects / "-home-locked").chmod(0)
+    try:
+        found = {project.name: project.project for project in claude.every_project()}
+        assert main(["roots", "--all-claude"]) == 0
+    finally:
+        (projects / "-home-locked").chmod(0o755)
+    assert found["-home-deep"] == Path("/home/deep")
+    assert found["-home-fifo"] is None and "-home-ok" in found
+    if os.geteuid() != 0:
+        assert "-home-locked" not in found
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_a_choices_fifo_is_not_opened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "choices.json")
+    assert read_choices(tmp_path / "choices.json") == {}

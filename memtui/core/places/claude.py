@@ -12,6 +12,10 @@ moves `~/.claude`.
 
 For `memtui roots --all-claude`, a project's own path is read, when possible, from the `cwd`
 field of its newest session transcript, and kept only if it encodes to the folder's name.
+
+Everything under `~/.claude` is someone else's files: a name over the file system's limit (a
+deep project's encoded name), a folder that cannot be read, a FIFO named `*.jsonl` or a line
+nested 30,000 deep is skipped, never fatal; transcripts are read as `small_file` reads them.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from memtui.core.reading.small_file import read_small_file
 
 LONG_NAME = 200
 TRANSCRIPT_BYTES = 64 * 1024
@@ -69,25 +75,38 @@ def auto_memory(project: Path) -> Path | None:
     projects = claude_home() / "projects"
     names = encodings(project)
     for name in names:
-        if (projects / name / "memory").is_dir():
+        if _is_dir(projects / name / "memory"):
             return projects / name / "memory"
     long_names = [name[:LONG_NAME] for name in names if len(name) > LONG_NAME]
-    if long_names and projects.is_dir():
-        for folder in sorted(projects.iterdir()):
-            if folder.name.startswith(tuple(long_names)) and (folder / "memory").is_dir():
+    if long_names:
+        for folder in _folders(projects):
+            if folder.name.startswith(tuple(long_names)) and _is_dir(folder / "memory"):
                 return folder / "memory"
     return None
 
 
+def _is_dir(path: Path) -> bool:
+    """A folder there; False for anything that cannot be stat-ed (a name over the limit too)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _folders(projects: Path) -> list[Path]:
+    """The entries of `projects`, by name; none when it cannot be listed."""
+    try:
+        return sorted(projects.iterdir(), key=lambda item: item.name)
+    except OSError:
+        return []
+
+
 def every_project() -> list[ClaudeProject]:
     """Every `projects/*/memory/` folder, sorted by name, with its project path when known."""
-    projects = claude_home() / "projects"
-    if not projects.is_dir():
-        return []
     found = []
-    for folder in sorted(projects.iterdir(), key=lambda item: item.name):
+    for folder in _folders(claude_home() / "projects"):
         memory = folder / "memory"
-        if memory.is_dir():
+        if _is_dir(memory):
             found.append(ClaudeProject(folder.name, memory, _project_path(folder)))
     return found
 
@@ -111,15 +130,14 @@ def _project_path(folder: Path) -> Path | None:
 def _cwds(transcript: Path) -> list[str]:
     """`cwd` values in the first TRANSCRIPT_BYTES of a transcript (one JSON object a line)."""
     try:
-        with transcript.open("rb") as handle:
-            head = handle.read(TRANSCRIPT_BYTES)
+        head = read_small_file(transcript, TRANSCRIPT_BYTES, truncate=True)
     except OSError:
         return []
     found: list[str] = []
     for line in head.decode("utf-8", "replace").splitlines():
         try:
             record = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         cwd = record.get("cwd") if isinstance(record, dict) else None
         if isinstance(cwd, str) and cwd.startswith("/") and cwd not in found:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from memtui.core.live.roots import MemoryRoot, covering
+from memtui.core.reading.small_file import read_small_file
 
 MAX_FOLDERS = 200
 MAX_ROOTS = 64
@@ -45,13 +46,9 @@ def _key(item: object) -> RootKey | None:
 
 def read_choices(path: Path) -> dict[str, list[RootKey]]:
     """Folder -> the roots chosen there, oldest choice first; empty when unreadable."""
-    try:
-        with path.open("rb") as stream:
-            data = stream.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            return {}
-        payload = json.loads(data.decode("utf-8"))
-    except (OSError, ValueError):
+    try:  # a FIFO or a device there is refused, not opened (it would block or never end)
+        payload = json.loads(read_small_file(path, MAX_FILE_BYTES).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return {}
     folders = payload.get("folders") if isinstance(payload, dict) else None
     if not isinstance(folders, dict):
