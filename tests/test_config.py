@@ -111,6 +111,15 @@ def test_unknown_keys_warn_but_load(tmp_path: Path) -> None:
         ('[boosts]\n"a*" = 11\n', "boosts", "between 0 and 10"),
         ('[boosts]\n"a*" = "x"\n', "boosts", "number"),
         ('[boosts]\n"*a*a*a*a*a*a*a*a*a" = 1\n', "boosts", "wildcards"),
+        ("[weights]\nrelevance = nan\n", "weights.relevance", "finite"),
+        ("[weights]\nrelevance = inf\n", "weights.relevance", "finite"),
+        ("min_score = nan\n", "min_score", "finite"),
+        ("min_score = -inf\n", "min_score", "finite"),
+        ("half_life_days = nan\n", "half_life_days", "finite"),
+        ("half_life_days = inf\n", "half_life_days", "finite"),
+        ("[source_priority]\ndaily = nan\n", "source_priority.daily", "finite"),
+        ('[boosts]\n"a*" = nan\n', "boosts", "between 0 and 10"),
+        ("[health]\nduplicate_similarity = nan\n", "health.duplicate_similarity", "between"),
     ],
 )
 def test_bad_values_name_file_key_and_problem(
@@ -171,3 +180,14 @@ def test_the_first_problem_reported_does_not_depend_on_the_files_key_order() -> 
             parse_config(raw)
         messages.append(str(caught.value))
     assert messages == ["config: days: expected a whole number >= 0, got -1"] * 2
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf"])
+def test_a_config_that_is_not_finite_exits_2_naming_the_key(
+    tmp_path: Path, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from memtui.cli import main
+
+    path = write(tmp_path, f"[weights]\nrelevance = {value}\n")
+    assert main(["list", "--demo", "--config", str(path)]) == 2
+    assert "weights.relevance: must be a finite number" in capsys.readouterr().err

@@ -5,6 +5,7 @@ Unknown keys are warned about, never fatal: a config written for a newer memtui 
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from collections.abc import Callable
@@ -137,6 +138,8 @@ class _Checker:
     def number(self, key: str, value: Any, lo: float, hi: float | None = None) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.fail(key, f"expected a number, got {type(value).__name__}")
+        if not math.isfinite(value):  # nan passes every bound check; inf every open one
+            raise self.fail(key, f"must be a finite number, got {value}")
         if value < lo or (hi is not None and value > hi):
             bound = f"between {lo} and {hi}" if hi is not None else f">= {lo}"
             raise self.fail(key, f"must be {bound}, got {value}")
