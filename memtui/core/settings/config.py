@@ -17,7 +17,6 @@ from memtui.core.health.settings import HealthSettings, parse_health
 from memtui.core.reading.small_file import read_small_file
 
 FACTOR_NAMES = ("relevance", "source", "recency", "position")
-SOURCE_NAMES = ("long_term", "daily", "note")
 
 
 class ConfigError(ValueError):
@@ -145,6 +144,28 @@ class _Checker:
             raise self.fail(key, f"must be {bound}, got {value}")
         return float(value)
 
+    def named_numbers(
+        self,
+        key: str,
+        table: Any,
+        example: str,
+        defaults: dict[str, float],
+        kind: str,
+        lo: float,
+        hi: float | None = None,
+    ) -> dict[str, float]:
+        """A table of numbers under known names (the defaults' keys); unknown names are warned
+        about and ignored, names not given keep their default."""
+        if not isinstance(table, dict):
+            raise self.fail(key, f"expected a table like [{key}] {example}")
+        values = dict(defaults)
+        for name, value in table.items():
+            if name not in defaults:
+                self.warn(f"{key}.{name}: unknown {kind} ignored")
+                continue
+            values[name] = self.number(f"{key}.{name}", value, lo, hi)
+        return values
+
     def flag(self, key: str, value: Any) -> bool:
         if not isinstance(value, bool):
             raise self.fail(key, f"expected true or false, got {value!r}")
@@ -165,14 +186,9 @@ def _parse_theme(value: Any, check: _Checker) -> str:
 
 def _parse_weights(table: Any, check: _Checker) -> dict[str, float]:
     """`[weights]`: unknown factors are warned about; the weights are scaled to sum to 1."""
-    if not isinstance(table, dict):
-        raise check.fail("weights", "expected a table like [weights] relevance = 0.7")
-    weights = dict(Config().weights)
-    for name, value in table.items():
-        if name not in FACTOR_NAMES:
-            check.warn(f"weights.{name}: unknown factor ignored")
-            continue
-        weights[name] = check.number(f"weights.{name}", value, 0.0)
+    weights = check.named_numbers(
+        "weights", table, "relevance = 0.7", dict(Config().weights), "factor", 0.0
+    )
     try:
         weights, note = normalise_weights(weights)
     except ConfigError:
@@ -183,15 +199,11 @@ def _parse_weights(table: Any, check: _Checker) -> dict[str, float]:
 
 
 def _parse_source_priority(table: Any, check: _Checker) -> dict[str, int]:
-    if not isinstance(table, dict):
-        raise check.fail("source_priority", "expected a table like [source_priority] daily = 50")
-    priority = dict(Config().source_priority)
-    for name, value in table.items():
-        if name not in SOURCE_NAMES:
-            check.warn(f"source_priority.{name}: unknown source ignored")
-            continue
-        priority[name] = int(check.number(f"source_priority.{name}", value, 0, 100))
-    return priority
+    defaults = {name: float(value) for name, value in Config().source_priority.items()}
+    priority = check.named_numbers(
+        "source_priority", table, "daily = 50", defaults, "source", 0, 100
+    )
+    return {name: int(value) for name, value in priority.items()}
 
 
 def normalise_weights(weights: dict[str, float]) -> tuple[dict[str, float], str | None]:
