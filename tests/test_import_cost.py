@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cache_helpers import cached_engine
 
 PROBE = """
 import json, sys
@@ -44,3 +45,13 @@ def test_rank_loads_the_ranker_but_not_textual(memory_root: Path) -> None:
     modules = imported_by(["rank", "-q", "deploy", str(memory_root)])
     assert {"numpy", "memtui.core.search.rank"} <= modules
     assert not any(name == "textual" or name.startswith("textual.") for name in modules)
+
+
+def test_a_warm_rank_loads_no_yaml_and_no_typo_matcher(memory_root: Path) -> None:
+    """From the cache no file is parsed, so YAML (frontmatter) is never loaded; rapidfuzz only
+    for a query with a word that matches nothing."""
+    cached_engine(memory_root).save_cache()
+    warm = imported_by(["rank", "-q", "deploy", "--days", "0", str(memory_root)])
+    assert "yaml" not in warm and "rapidfuzz" not in warm
+    typo = imported_by(["rank", "-q", "deplyo", "--days", "0", str(memory_root)])
+    assert "rapidfuzz" in typo

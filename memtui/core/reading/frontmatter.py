@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
-
-import yaml
 
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
@@ -28,20 +27,24 @@ _INDENT = re.compile(r"^[ \t\-?:]*", re.M)
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
-class _SafeNoAliasLoader(yaml.SafeLoader):
-    """SafeLoader that refuses anchors and aliases and leaves timestamps as strings."""
+@cache
+def _loader() -> Any:
+    """SafeLoader that refuses anchors and aliases and leaves timestamps as strings. Made at
+    the first frontmatter: a start from the cache reads no file and never loads YAML."""
+    import yaml
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        event = self.peek_event()  # type: ignore[no-untyped-call]
-        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
-            raise yaml.YAMLError("anchors and aliases are not allowed")
-        return super().compose_node(parent, index)
+    class SafeNoAliasLoader(yaml.SafeLoader):
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None) is not None:
+                raise yaml.YAMLError("anchors and aliases are not allowed")
+            return super().compose_node(parent, index)
 
-
-_SafeNoAliasLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    SafeNoAliasLoader.yaml_implicit_resolvers = {
+        first: [(tag, regexp) for tag, regexp in resolvers if tag != _TIMESTAMP_TAG]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return SafeNoAliasLoader
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +106,10 @@ def read_frontmatter(lines: list[str]) -> Frontmatter:
             body_start=close + 1,
             warnings=(f"frontmatter ignored: nested deeper than {MAX_FRONTMATTER_DEPTH} levels",),
         )
+    import yaml
+
     try:
-        data = yaml.load(block, Loader=_SafeNoAliasLoader)
+        data = yaml.load(block, Loader=_loader())
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as exc:
         if not looks_like_mapping:
             return NO_FRONTMATTER

@@ -20,8 +20,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
 
 import numpy as np
-from rapidfuzz.distance import OSA
-from rapidfuzz.process import extract
 
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray, SlotArray
@@ -416,6 +414,9 @@ class Index:
                     from_delta = True
         if from_delta:  # buckets are disjoint; only a word in both segments can repeat
             candidates = list(dict.fromkeys(candidates))
+        from rapidfuzz.distance import OSA  # here: only a query with a typo loads it
+        from rapidfuzz.process import extract
+
         found = extract(
             term, candidates, scorer=OSA.normalized_similarity, score_cutoff=cutoff, limit=None
         )
