@@ -60,7 +60,7 @@ class Candidate:
 
     @property
     def root(self) -> MemoryRoot:
-        return MemoryRoot(self.label, self.path, self.only)
+        return MemoryRoot(self.label, self.path, self.only, self.kind)
 
 
 def surroundings() -> Surroundings:

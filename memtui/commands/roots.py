@@ -18,6 +18,7 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
 from memtui.core.places import claude
+from memtui.core.places.loads import SessionLoad, root_load, tokens_text
 from memtui.core.places.survey import Survey, survey
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.startup import Candidate, Plan, decide, searched_places, surroundings, tilde
@@ -28,6 +29,7 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
     around = surroundings()
     candidates, what = decide(around, others=True)
     surveys = [survey(candidate.path, candidate.only) for candidate in candidates]
+    loads = [root_load(candidate.root) for candidate in candidates]
     projects = claude.every_project() if args.all_claude else []
     project_surveys = [survey(project.memory) for project in projects]
     opens = {candidate.label for candidate in what.opens}
@@ -48,8 +50,9 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     "project": _path(candidate.project) if candidate.project else None,
                     "opens": candidate.label in opens,
                     **_numbers(found),
+                    "session": _session(load),
                 }
-                for candidate, found in zip(candidates, surveys, strict=True)
+                for candidate, found, load in zip(candidates, surveys, loads, strict=True)
             ],
             "searched": list(searched_places(around)),
         }
@@ -65,7 +68,7 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
             ]
         dump_json(payload, stream)
     else:
-        _print_candidates(stream, candidates, surveys, around.cwd, what)
+        _print_candidates(stream, candidates, surveys, loads, around.cwd, what)
         if args.all_claude:
             _print_projects(stream, projects, project_surveys)
     return 0 if candidates or projects else 1
@@ -88,8 +91,29 @@ def _entries(found: Survey) -> str:
     return f"{found.entries:,}" + ("" if found.complete else "+")
 
 
+def _session(load: SessionLoad) -> dict[str, Any]:
+    """What a session start loads of one root: characters, the ≈ token estimate, what caps
+    cut, and each file's load type."""
+    return {
+        "chars": load.chars,
+        "tokens_estimate": load.tokens,
+        "lost_past_cap": load.lost,
+        "files": [
+            {"path": undecodable_bytes_visible(item.path), "load": item.load.value}
+            | {"chars": item.chars}
+            | {"loaded": item.loaded, "cap": item.cap or None}
+            for item in load.files
+        ],
+    }
+
+
 def _print_candidates(
-    stream: TextIO, candidates: list[Candidate], surveys: list[Survey], cwd: Path, what: Plan
+    stream: TextIO,
+    candidates: list[Candidate],
+    surveys: list[Survey],
+    loads: list[SessionLoad],
+    cwd: Path,
+    what: Plan,
 ) -> None:
     if not candidates:
         print(f"No memory folder found from {one_line(str(cwd), 200)}. Looked in:", file=stream)
@@ -97,19 +121,32 @@ def _print_candidates(
             print(f"  {one_line(place, 300)}", file=stream)
         return
     print(
-        f"{'':2}{'kind':<15}{'label':<25}{'entries':>8}{'files':>7}  {'newest':<10}  where",
+        f"{'':2}{'kind':<15}{'label':<25}{'entries':>8}{'files':>7}  {'newest':<10}"
+        f"{'≈ tokens':>10}  where",
         file=stream,
     )
     opens = {candidate.label for candidate in what.opens}
-    for candidate, found in zip(candidates, surveys, strict=True):
+    for candidate, found, load in zip(candidates, surveys, loads, strict=True):
         marker = "▸ " if candidate.label in opens and not what.pick else "  "
         newest = found.newest.isoformat() if found.newest else "—"
         print(
             f"{marker}{candidate.kind:<15}{one_line(candidate.label, 24):<25}"
-            f"{_entries(found):>8}{found.files:>7}  {newest:<10}  {_where(candidate)}",
+            f"{_entries(found):>8}{found.files:>7}  {newest:<10}"
+            f"{'≈' + f'{load.tokens:,}':>10}  {_where(candidate)}",
             file=stream,
         )
     print(f"\nHere, memtui {what.why}{_marked(what)}.", file=stream)
+    session = sum(
+        load.chars
+        for candidate, load in zip(candidates, loads, strict=True)
+        if candidate.label in opens and not what.pick
+    )
+    if session:
+        print(
+            f"The agent loads {tokens_text(session)} of it at every session start "
+            "(≈ tokens: characters ÷ 4).",
+            file=stream,
+        )
     local = [candidate for candidate in candidates if not candidate.other_project]
     if len(local) > max(1, len(what.opens)):
         print(

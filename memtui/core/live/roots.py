@@ -31,6 +31,9 @@ class MemoryRoot:
     only: tuple[str, ...] = ()
     """Root-relative files or folders this root is limited to; empty: the whole folder. A
     repository's memory is its memory files, never its README, docs or source."""
+    kind: str = ""
+    """Whose layout it is, when discovery found it (`core.places.table.PLACES`): it says what
+    the agent loads at session start (`core.places.loads`); '' for a folder given by hand."""
 
 
 def clean_label(text: str) -> str:

@@ -1,0 +1,185 @@
+"""What an agent loads of its memory at session start, file by file, and how much that costs.
+
+Each file has a load type, from the kind of memory it belongs to:
+
+* *always* — the CLAUDE.md set and its imports, rules without `paths`, GEMINI.md files, a Cline
+  memory bank (Cline reads every file at the start of every task);
+* *at start, up to a cap* — Claude Code's auto-memory `MEMORY.md` (200 lines or 25,000 bytes),
+  OpenClaw's bootstrap files (`AGENTS.md`, `MEMORY.md` … 20,000 characters each);
+* *conditional* — Claude Code rules whose frontmatter has `paths`: loaded when a matching file
+  is read;
+* *on demand* — everything else: auto-memory topic files, Serena memories, daily notes; read
+  when the agent asks for them.
+
+The session cost is the characters loaded every session (always, and capped files up to their
+cap), shown with an estimate of tokens: characters ÷ 4, always labelled "≈". Files are listed
+with the store's own safe scan and read with its reader (capped); on-demand files are counted
+by size, never read.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memtui.core.health.settings import DEFAULT_LOAD_LINES, LoadLine
+from memtui.core.live.roots import MemoryRoot
+from memtui.core.reading.frontmatter import read_frontmatter
+from memtui.core.reading.text import split_lines
+from memtui.core.reading.walk import read_text, scan_root
+
+CHARS_PER_TOKEN = 4
+CLAUDE_MEMORY, OPENCLAW_BOOTSTRAP = DEFAULT_LOAD_LINES
+ALWAYS_KINDS = frozenset({"claude-md", "gemini-md", "memory-bank"})
+AUTO_MEMORY_KINDS = frozenset({"claude-code", "claude-other", "claude-project"})
+BOOTSTRAP_KINDS = frozenset({"openclaw", "miniclaw", "picoclaw", "workspace"})
+RULES_FOLDERS = ("rules/", ".claude/rules/")
+
+
+class LoadType(enum.Enum):
+    ALWAYS = "always"
+    CAPPED = "capped"
+    CONDITIONAL = "conditional"
+    ON_DEMAND = "on-demand"
+
+    @property
+    def words(self) -> str:
+        """For people: when the agent reads the file."""
+        return _WORDS[self]
+
+
+_WORDS = {
+    LoadType.ALWAYS: "every session",
+    LoadType.CAPPED: "every session, up to a cap",
+    LoadType.CONDITIONAL: "when matching files are read",
+    LoadType.ON_DEMAND: "on demand",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FileLoad:
+    """One memory file: how the agent loads it, its size and what a session gets of it."""
+
+    path: str
+    """Relative to its root."""
+    load: LoadType
+    chars: int
+    """The whole file, in characters (on-demand files: bytes, as they are not read)."""
+    loaded: int
+    """Characters loaded at every session start."""
+    cap: str = ""
+    """The cap that applies (`200 lines / 25,000 bytes`), for capped files."""
+
+    @property
+    def lost(self) -> int:
+        """Characters past the cap: written, never seen at session start."""
+        return self.chars - self.loaded if self.load is LoadType.CAPPED else 0
+
+
+@dataclass(frozen=True, slots=True)
+class SessionLoad:
+    """Every file of one memory root, with what a session start loads of it."""
+
+    files: tuple[FileLoad, ...]
+
+    @property
+    def chars(self) -> int:
+        return sum(item.loaded for item in self.files)
+
+    @property
+    def tokens(self) -> int:
+        """An estimate: characters ÷ 4 (show it with "≈")."""
+        return round(self.chars / CHARS_PER_TOKEN)
+
+    @property
+    def lost(self) -> int:
+        return sum(item.lost for item in self.files)
+
+
+def tokens_text(chars: int) -> str:
+    """`12,400 chars ≈ 3.1k tokens`: the cost of loading `chars` characters."""
+    tokens = chars / CHARS_PER_TOKEN
+    shown = f"{tokens / 1000:.1f}k" if tokens >= 1000 else f"{round(tokens)}"
+    return f"{chars:,} chars ≈ {shown} tokens"
+
+
+def _rule(kind: str, path: str) -> LoadLine | None:
+    name = path.rsplit("/", 1)[-1]
+    if kind in AUTO_MEMORY_KINDS and path == "MEMORY.md":
+        return CLAUDE_MEMORY
+    if kind in BOOTSTRAP_KINDS and "/" not in path and name in OPENCLAW_BOOTSTRAP.files:
+        return OPENCLAW_BOOTSTRAP
+    return None
+
+
+def load_type(kind: str, path: str, text: str | None) -> LoadType:
+    """How an agent of `kind` loads the file at `path` (root-relative) holding `text`."""
+    if _rule(kind, path) is not None:
+        return LoadType.CAPPED
+    if kind == "claude-md" and path.startswith(RULES_FOLDERS) and text is not None:
+        paths = read_frontmatter(split_lines(text)).get("paths")
+        return LoadType.CONDITIONAL if paths else LoadType.ALWAYS
+    return LoadType.ALWAYS if kind in ALWAYS_KINDS else LoadType.ON_DEMAND
+
+
+def loaded_chars(rule: LoadLine, text: str) -> int:
+    """Characters of `text` an agent reads under `rule`: the first limit reached wins."""
+    limits = [len(text)]
+    if rule.chars is not None:
+        limits.append(rule.chars)
+    if rule.lines is not None:
+        lines = text.split("\n")
+        limits.append(len("\n".join(lines[: rule.lines])) + (len(lines) > rule.lines))
+    if rule.bytes is not None:
+        head = text.encode("utf-8", "surrogatepass")[: rule.bytes]
+        limits.append(len(head.decode("utf-8", "ignore")))
+    return min(limits)
+
+
+def _may_load_at_start(kind: str, path: str) -> bool:
+    return (
+        kind in ALWAYS_KINDS
+        or _rule(kind, path) is not None
+        or (kind == "claude-md" and path.startswith(RULES_FOLDERS))
+    )
+
+
+def session_load(kind: str, root: Path, only: tuple[str, ...] = ()) -> SessionLoad:
+    """What a session start loads of the memory root at `root` (limited to `only`)."""
+    files: list[FileLoad] = []
+    for path, info in sorted(scan_root(root, only).found.items()):
+        if not _may_load_at_start(kind, path):
+            files.append(FileLoad(path, LoadType.ON_DEMAND, info.st_size, 0))
+            continue
+        read = read_text(root, path)
+        text = None if isinstance(read, str) else read[0].text
+        load = load_type(kind, path, text)
+        size = len(text) if text is not None else 0
+        rule = _rule(kind, path)
+        if load is LoadType.CAPPED and rule is not None and text is not None:
+            files.append(FileLoad(path, load, size, loaded_chars(rule, text), rule.describe()))
+        else:
+            files.append(FileLoad(path, load, size, size if load is LoadType.ALWAYS else 0))
+    return SessionLoad(tuple(files))
+
+
+def kind_of(root: MemoryRoot) -> str:
+    """The root's kind, or for a folder given by hand the layout it looks like: Claude Code's
+    auto-memory, a Cline memory bank, else an OpenClaw-style workspace."""
+    if root.kind:
+        return root.kind
+    if root.path.parent.parent.name == "projects" and root.path.name == "memory":
+        return "claude-code"
+    return "memory-bank" if root.path.name == "memory-bank" else "workspace"
+
+
+def root_load(root: MemoryRoot) -> SessionLoad:
+    return session_load(kind_of(root), root.path, root.only)
+
+
+def biggest(loads: Iterable[tuple[str, FileLoad]], count: int = 5) -> list[tuple[str, FileLoad]]:
+    """The files that cost a session most (label, file), biggest first."""
+    loaded = [item for item in loads if item[1].loaded]
+    return sorted(loaded, key=lambda item: (-item[1].loaded, item[0], item[1].path))[:count]

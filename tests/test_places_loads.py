@@ -1,0 +1,97 @@
+"""What an agent loads at session start, per file: load types, caps and the ≈ token cost."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memtui.cli import main
+from memtui.core.health.settings import LoadLine
+from memtui.core.places.loads import (
+    LoadType,
+    biggest,
+    load_type,
+    loaded_chars,
+    session_load,
+    tokens_text,
+)
+
+RULE_WITH_PATHS = '---\npaths:\n  - "src/**"\n---\n# API\nvalidate\n'
+
+
+@pytest.mark.parametrize(
+    ("kind", "path", "text", "expected"),
+    [
+        ("claude-md", "CLAUDE.md", "x", LoadType.ALWAYS),
+        ("claude-md", "notes/imported.md", "x", LoadType.ALWAYS),
+        ("claude-md", ".claude/rules/api.md", RULE_WITH_PATHS, LoadType.CONDITIONAL),
+        ("claude-md", "rules/style.md", "# Style\ntabs\n", LoadType.ALWAYS),
+        ("gemini-md", "GEMINI.md", "x", LoadType.ALWAYS),
+        ("claude-code", "MEMORY.md", "x", LoadType.CAPPED),
+        ("claude-code", "deploy_notes.md", "x", LoadType.ON_DEMAND),
+        ("claude-other", "MEMORY.md", "x", LoadType.CAPPED),
+        ("openclaw", "AGENTS.md", "x", LoadType.CAPPED),
+        ("openclaw", "memory/2026-11-20.md", "x", LoadType.ON_DEMAND),
+        ("serena", "style.md", "x", LoadType.ON_DEMAND),
+        ("memory-bank", "activeContext.md", "x", LoadType.ALWAYS),
+    ],
+)
+def test_load_type_by_kind_and_file(kind: str, path: str, text: str, expected: LoadType) -> None:
+    assert load_type(kind, path, text) is expected
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "expected"),
+    [
+        (LoadLine(("M",), "a", lines=2), "ab\ncd\nef\n", 6),
+        (LoadLine(("M",), "a", lines=5), "ab\ncd\n", 6),
+        (LoadLine(("M",), "a", chars=4), "abcdef", 4),
+        (LoadLine(("M",), "a", bytes=3), "ééé", 1),
+        (LoadLine(("M",), "a", lines=200, bytes=25_000), "x" * 30_000, 25_000),
+    ],
+)
+def test_a_cap_loads_the_head_up_to_the_first_limit(
+    rule: LoadLine, text: str, expected: int
+) -> None:
+    assert loaded_chars(rule, text) == expected
+
+
+def test_auto_memory_index_past_its_cap_loses_the_rest(tmp_path: Path) -> None:
+    (tmp_path / "MEMORY.md").write_text("".join(f"- line {n}\n" for n in range(300)))
+    (tmp_path / "topic.md").write_text("## Topic\n" + "x" * 1000 + "\n")
+    load = session_load("claude-code", tmp_path)
+    index, topic = load.files
+    assert index.load is LoadType.CAPPED and index.cap == "200 lines / 25,000 bytes"
+    assert index.loaded == len("".join(f"- line {n}\n" for n in range(200)))
+    assert index.lost == index.chars - index.loaded > 0
+    assert topic.load is LoadType.ON_DEMAND and topic.loaded == 0
+    assert load.chars == index.loaded and load.tokens == round(index.loaded / 4)
+    assert biggest([("x", index), ("x", topic)]) == [("x", index)]
+
+
+def test_tokens_are_labelled_as_an_estimate() -> None:
+    assert tokens_text(12_400) == "12,400 chars ≈ 3.1k tokens"
+    assert tokens_text(80) == "80 chars ≈ 20 tokens"
+
+
+def test_roots_shows_what_each_session_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "CLAUDE.md").write_text("# Project\n\nAlways say why.\n")
+    (tmp_path / ".claude" / "rules").mkdir(parents=True)
+    (tmp_path / ".claude" / "rules" / "api.md").write_text(RULE_WITH_PATHS)
+    monkeypatch.chdir(tmp_path)
+    assert main(["roots", "--json"]) == 0
+    session = json.loads(capsys.readouterr().out)["candidates"][0]["session"]
+    assert session["chars"] == len("# Project\n\nAlways say why.\n")
+    assert [(f["path"], f["load"]) for f in session["files"]] == [
+        (".claude/rules/api.md", "conditional"),
+        ("CLAUDE.md", "always"),
+    ]
+    assert main(["roots"]) == 0
+    assert "The agent loads 27 chars ≈ 7 tokens of it at every session start" in (
+        capsys.readouterr().out
+    )
