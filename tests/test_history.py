@@ -37,7 +37,7 @@ def test_round_trip_and_default_place(tmp_path: Path, isolated_environment: Path
     assert read_history(path) == []
     assert write_history(path, ["a b", "c"])
     assert read_history(path) == ["a b", "c"]
-    assert default_history_path().is_relative_to(isolated_environment / "home")
+    assert default_history_path().is_relative_to(isolated_environment / "state")
 
 
 def test_never_written_under_a_root(tmp_path: Path) -> None:
