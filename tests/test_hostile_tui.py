@@ -14,6 +14,7 @@ from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.warnings import WarningsScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList
 
@@ -134,7 +135,7 @@ async def test_a_hostile_file_name_arriving_while_watched_is_announced_safely(
         (root / name).write_text("## Arrived\n" + hostile.ESCAPE_PAYLOADS["osc0_title"] + "\n")
         await wait_until(pilot, lambda: app.changes_applied > applied, steps=1_500)
         await pilot.pause()
-        notices = [str(toast.message) for toast in app._notifications]
-        assert any("␛]52;c;" in notice for notice in notices), notices
-        assert not any(has_unsafe(notice) for notice in notices)
+        shown = notices(app)
+        assert any("␛]52;c;" in notice for notice in shown), shown
+        assert not any(has_unsafe(notice) for notice in shown)
         screen_is_safe(app)

@@ -107,7 +107,7 @@ async def test_a_crash_is_a_non_zero_exit(monkeypatch: pytest.MonkeyPatch) -> No
 def test_run_tui_returns_the_apps_exit_code(monkeypatch: pytest.MonkeyPatch) -> None:
     class Crashed(MemtuiApp):
         def run(self, *args: object, **kwargs: object) -> None:
-            self._return_code = 1
+            self.exit(return_code=1)
 
     monkeypatch.setattr(tui, "MemtuiApp", Crashed)
     monkeypatch.setattr(tui, "OnTheTerminal", lambda app: contextlib.nullcontext())

@@ -28,6 +28,7 @@ from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.results import ResultsList
@@ -408,4 +409,4 @@ async def test_edit_without_a_terminal_says_so_instead_of_crashing() -> None:
         await pilot.press("enter", "e")
         await pilot.pause()
         assert app.is_running
-        assert any("editor" in note.message for note in app._notifications)
+        assert any("editor" in notice for notice in notices(app))

@@ -14,6 +14,7 @@ from ui_helpers import demo_app, static_text, wait_loaded, wait_until
 from memtui.ui.app import PALETTE_COMMANDS, MemtuiApp
 from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.detail import EntryView
 
 
@@ -89,7 +90,7 @@ async def test_e_asks_the_main_screen_to_edit() -> None:
         await pilot.press("e")
         await wait_until(
             pilot,
-            lambda: any("Cannot open an editor" in note.message for note in app._notifications),
+            lambda: any("Cannot open an editor" in notice for notice in notices(app)),
         )
         assert app.is_running
 

@@ -16,6 +16,7 @@ from memtui.ui.screens.filters import FiltersScreen, TickBox
 from memtui.ui.screens.help import HelpScreen, help_table
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.textual_private import painted_strips
 
 ROWS = [
     ("in the results list", "j ↓", "next result", "results.down"),
@@ -92,7 +93,7 @@ async def test_end_and_page_down_reach_the_end_of_the_help(key: str) -> None:
         await pilot.pause()
         assert scroll.max_scroll_y > 0
         assert scroll.scroll_y == scroll.max_scroll_y
-        shown = [strip.text for strip in screen._compositor.render_strips()]
+        shown = [strip.text for strip in painted_strips(screen)]
         assert any("newest first" in line for line in shown)  # the last row is on screen
 
 

@@ -8,6 +8,7 @@ from ui_helpers import SIZE, demo_app, type_query, wait_loaded, wait_until
 
 from memtui.ui.screens.help import help_rows
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList
 
@@ -36,7 +37,7 @@ async def test_remapped_keys_are_shown_and_bad_ones_refused() -> None:
         await pilot.press("y")  # still Copy: the refused remap did not take it
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
-        assert any("Copied" in str(toast.message) for toast in app._notifications)
+        assert any("Copied" in notice for notice in notices(app))
 
 
 async def test_enter_in_the_results_goes_to_the_entry() -> None:

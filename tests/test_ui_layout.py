@@ -14,6 +14,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.results import ResultsList
@@ -32,7 +33,7 @@ async def loaded(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
 
 def on_screen(app: MemtuiApp) -> list[str]:
     """The whole screen as text, as the user sees it."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    return [strip.text for strip in painted_strips(app.screen)]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])

@@ -29,6 +29,7 @@ from memtui.bench import hostile
 from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.result_row import MARK_GLYPH
 from memtui.ui.widgets.results import ResultsList
 
@@ -149,10 +150,10 @@ async def test_a_mark_follows_an_edit_and_is_dropped_with_a_notice_when_deleted(
         await pilot.pause()
         assert len(marked_ids(app)) == 1
         assert "1 marked" in static_text(app, "#app-status")
-        notices = [str(toast.message) for toast in app._notifications]
+        shown = notices(app)
         assert any(
-            "Unmarked 1 entry" in notice and "Deploy staging" in notice for notice in notices
-        ), notices
+            "Unmarked 1 entry" in notice and "Deploy staging" in notice for notice in shown
+        ), shown
         await pilot.press("y")
         await wait_until(pilot, lambda: len(clipboard_payloads) == 2)
         assert "Deploy staging" not in clipboard_payloads[1]
@@ -174,7 +175,7 @@ async def test_mark_all_clear_and_secrets_stay_masked_unless_revealed(
         await pilot.press("y")
         await wait_until(pilot, lambda: len(clipboard_payloads) == 1)
         assert SECRET not in clipboard_payloads[0] and "Billing keys" in clipboard_payloads[0]
-        assert any("secret masked" in str(toast.message) for toast in app._notifications)
+        assert any("secret masked" in notice for notice in notices(app))
         await pilot.press("r", "y")
         await wait_until(pilot, lambda: len(clipboard_payloads) == 2)
         assert SECRET in clipboard_payloads[1]

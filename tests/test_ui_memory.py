@@ -14,10 +14,8 @@ from typing import Any
 
 import pytest
 from test_memory_release import low_thresholds, reachable, reachable_entries
-from textual._styles_cache import StylesCache
-from textual.color import Color
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
+from textual.widget import Widget
 from ui_helpers import (
     SIZE,
     build_app,
@@ -60,17 +58,6 @@ def test_settling_the_heap_never_keeps_what_dies_later() -> None:
     settle_heap()
     del alive
     gc.collect()
-    assert gone() is None
-
-
-def test_settling_forgets_the_styles_of_removed_widgets() -> None:
-    """Textual memoises a method per styles cache: 1024 removed widgets (a notice per applied
-    change) stayed alive with their rendered lines, a few KB per change."""
-    styles = StylesCache()
-    styles.get_inner_outer(Color(0, 0, 0), Color(20, 20, 20))
-    gone = weakref.ref(styles)
-    del styles
-    settle_heap()
     assert gone() is None
 
 
@@ -156,5 +143,9 @@ async def test_focus_changes_leave_no_old_footer_keys(tmp_path: Path) -> None:
             await pilot.pause()
             await pilot.press("slash")
             await pilot.pause()
-        keys = [item for item in reachable(app) if isinstance(item, FooterKey)]
+        keys = [
+            item
+            for item in reachable(app)
+            if isinstance(item, Widget) and type(item).__name__ == "FooterKey"
+        ]
         assert keys and all(key.is_attached for key in keys)

@@ -27,6 +27,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.roots import RootsScreen
+from memtui.ui.textual_private import notices
 from memtui.ui.widgets.results import ResultsList
 
 
@@ -212,9 +213,7 @@ async def test_a_vanished_root_dims_only_its_entries(
         await wait_until(pilot, lambda: "is gone" in static_text(app, "#detail-rule"))
         results.focus()
         await pilot.press("e")
-        await wait_until(
-            pilot, lambda: any("folder is gone" in note.message for note in app._notifications)
-        )
+        await wait_until(pilot, lambda: any("folder is gone" in notice for notice in notices(app)))
         (tmp_path / "away").rename(beta)
         await wait_until(
             pilot,

@@ -12,6 +12,7 @@ from ui_helpers import demo_app, wait_loaded, wait_until
 from memtui.core.model import Explanation, Factor, MatchKind, TermMatch, TokenMatch
 from memtui.ui import render
 from memtui.ui.app import MemtuiApp
+from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.entry_pane import WhyPane
 
 NINE_WORDS = "deploy billing invoice stripe key rotate grafana rollback checklist"
@@ -82,7 +83,7 @@ async def test_the_why_pane_fits_and_nothing_goes_missing(size: tuple[int, int])
         region = why.content_region
         lines = [
             strip.text[region.x - why.region.x :][: region.width].rstrip()
-            for strip in app.screen._compositor.render_strips()[region.y : region.bottom]
+            for strip in painted_strips(app.screen)[region.y : region.bottom]
         ]
         assert lines and not any(line.endswith("…") for line in lines), lines
         assert why.lines > region.height  # nine terms do not fit in the compact pane...

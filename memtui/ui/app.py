@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
-from textual._path import CSSPathType
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.filter import Monochrome, NoColor
+from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
 
 from memtui.core.live.allocator import share_one_malloc_arena
@@ -59,12 +58,15 @@ from memtui.ui.widgets.results import ResultsList
 if TYPE_CHECKING:
     from memtui.ui.handoff import HandOff
 
+NO_COLOR_FILTERS: Mapping[bool, LineFilter] = {True: NoColor(), False: Monochrome()}
+"""Under NO_COLOR, by whether the theme uses the terminal's own colours: drop colours, or grey."""
+
 
 class MemtuiApp(App[int]):
     """memtui: search, rank and explain what your agent remembers."""
 
     TITLE = "memtui"
-    CSS_PATH: ClassVar[CSSPathType | None] = Path(__file__).with_name("memtui.tcss")
+    CSS_PATH = Path(__file__).with_name("memtui.tcss")
     ENABLE_COMMAND_PALETTE = True
     # Size classes every screen gets; memtui.tcss lays the panes out by them. (Textual declares
     # these as instance attributes, which a ClassVar annotation here could not override.)
@@ -252,19 +254,18 @@ class MemtuiApp(App[int]):
         self.notify(f"Theme: {self.theme}", timeout=2, markup=False)
 
     def watch_theme(self, theme: str) -> None:
-        self._fit_no_color_filter()
         if self._theme_ready and not self.options.deterministic:
             self._remember_theme(theme)
 
-    def _fit_no_color_filter(self) -> None:
+    def get_line_filters(self) -> Sequence[LineFilter]:
         """Under NO_COLOR, Textual greys colours with a filter it picks once, for the first
         theme; an ANSI theme's colours have no RGB to grey (they all turn black on black), so it
         needs the filter that drops colours instead, and the other themes need it back."""
-        if self.no_color:
-            wanted = NoColor() if self.native_ansi_color else Monochrome()
-            self._filters[:] = [
-                wanted if isinstance(item, NoColor | Monochrome) else item for item in self._filters
-            ]
+        filters = super().get_line_filters()
+        if not self.no_color:
+            return filters
+        wanted = NO_COLOR_FILTERS[self.native_ansi_color]
+        return [wanted if isinstance(item, NoColor | Monochrome) else item for item in filters]
 
     def _remember_theme(self, theme: str) -> None:
         self.save_settings({"theme": theme}, saved=None)

@@ -20,6 +20,8 @@ from rich.terminal_theme import TerminalTheme
 from textual.color import Color
 from textual.widget import Widget
 
+from memtui.ui.textual_private import painted_strips
+
 AA_TEXT = 4.5
 """WCAG AA's minimum contrast for text."""
 
@@ -136,7 +138,7 @@ def widget_cells(widget: Widget) -> list[Cell]:
     """The cells of `widget`'s region as its screen's compositor draws them now."""
     screen = widget.screen
     region = widget.region
-    strips = screen._compositor.render_strips()
+    strips = painted_strips(screen)
     lines = [list(strip.crop(region.x, region.right)) for strip in strips[region.y : region.bottom]]
     theme = widget.app.ansi_theme
     return [

@@ -11,9 +11,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from textual._styles_cache import StylesCache
-
 from memtui.core.live.allocator import give_back_memory
+from memtui.ui.textual_private import forget_styles_caches
 
 T = TypeVar("T")
 
@@ -66,7 +65,7 @@ def settle_heap() -> None:
     releasing = _releasing
     if releasing is not None:
         gc.unfreeze()
-    _forget_removed_widgets_styles()
+    forget_styles_caches()
     gc.collect()
     if releasing is not None:
         gc.freeze()  # the corpus loaded since, out of the collector's reach again
@@ -75,15 +74,6 @@ def settle_heap() -> None:
     give_back_memory()
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, FULL_GC_EVERY)
-
-
-def _forget_removed_widgets_styles() -> None:
-    """Textual memoises `StylesCache.get_inner_outer` per styles cache (an lru_cache of 1024),
-    which keeps the styles caches of up to 1024 removed widgets alive with their rendered lines:
-    a notice per applied change made RSS creep by a few KB per change until it was full."""
-    clear = getattr(getattr(StylesCache, "get_inner_outer", None), "cache_clear", None)
-    if callable(clear):
-        clear()
 
 
 def release_later(owner: object) -> None:

@@ -32,11 +32,12 @@ class TickBox(Checkbox, inherit_bindings=False):
         Binding("space", "toggle_button", "Toggle", show=False),
     ]
 
-    @property
-    def _button(self) -> Content:
-        return Content.styled(
+    def render(self) -> Content:
+        box = Content.styled(
             "[x]" if self.value else "[ ]", "bold $text-success" if self.value else "$foreground"
         )
+        label = self.label.pad(1, 1).stylize_before(self.get_visual_style("toggle--label"))
+        return Content.assemble(box, label)
 
 
 class FiltersScreen(ModalScreen[str | None]):

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from math import ceil
-
+from rich.segment import Segment
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.widget import Widget
+
+from memtui.ui.textual_private import update_scrollbars
 
 
 def set_virtual_size(view: ScrollView, size: Size, *, repaint: bool = True) -> None:
     """Change a scroll view's virtual size without a screen-wide layout pass.
 
     Assigning `virtual_size` re-lays out the whole screen (and so repaints every widget); a
-    line view only needs its scrollbars updated, which `_scroll_update` does. This keeps a
+    line view only needs its scrollbars updated (`update_scrollbars`). This keeps a
     keystroke from costing a full-screen layout every time the match count changes. With
     `repaint=False` the caller repaints the lines that changed itself.
     """
@@ -28,30 +29,30 @@ def set_virtual_size(view: ScrollView, size: Size, *, repaint: bool = True) -> N
         view.vertical_scrollbar.set_reactive(ScrollBar.window_virtual_size, size.height)
         view.scroll_y = view.validate_scroll_y(view.scroll_y)
     else:
-        view._scroll_update(size)
+        update_scrollbars(view, size)
     if repaint:
         view.refresh()
 
 
 def _same_vertical_bar(view: ScrollView, before: Size, after: Size) -> bool:
-    """True when only the virtual height changes, the vertical scrollbar stays shown, and it
-    draws the same thumb (the cells of Textual's `ScrollBarRender.render_bar`)."""
+    """True when only the virtual height changes, the vertical scrollbar stays shown, and
+    Textual's scrollbar renderer draws it the same for both heights."""
     if before.width != after.width or not view.show_vertical_scrollbar:
         return False
     window = view.container_size.height - view.scrollbar_size_horizontal
     if after.height <= window or view.styles.overflow_y != "auto":
         return False
-    track = view.vertical_scrollbar.size.height
-    position = view.vertical_scrollbar.position
-    return _thumb(track, before.height, window, position) == _thumb(
-        track, after.height, window, position
-    )
+    bar = view.vertical_scrollbar
 
+    def drawn(virtual: int) -> list[Segment]:
+        return list(
+            bar.renderer.render_bar(
+                size=bar.size.height,
+                virtual_size=virtual,
+                window_size=window if window < virtual else 0,
+                position=bar.position,
+                thickness=bar.thickness,
+            ).segments
+        )
 
-def _thumb(track: int, virtual: int, window: int, position: float) -> tuple[int, int]:
-    """Where `render_bar` starts and ends the thumb, in eighths of a cell."""
-    if not (window and track and virtual and track != virtual and window < virtual):
-        return -1, -1
-    thumb = max(1, window / (virtual / track))
-    start = int((track - thumb) * (position / (virtual - window)) * 8)
-    return start, start + ceil(thumb * 8)
+    return drawn(before.height) == drawn(after.height)

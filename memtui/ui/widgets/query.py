@@ -12,9 +12,9 @@ from textual import work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
-from textual.widgets import Input
 
 from memtui.core.settings.history import HistoryCursor, read_history, remembered, write_history
+from memtui.ui.textual_private import QuietInput
 from memtui.ui.widgets.lines import set_virtual_size
 
 FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
@@ -23,7 +23,7 @@ PAINT_HOLD_S = 1 / 30
 longer (the index still building) shows the typed text first."""
 
 
-class QueryInput(Input):
+class QueryInput(QuietInput):
     """Typing reranks; ↑/↓/PgUp/PgDn/Home/End move the results cursor (ctrl+a/e move the caret).
 
     Actions that have a letter in the panes have a ctrl key here, so they work while typing.
@@ -125,15 +125,9 @@ class QueryInput(Input):
     def _save_history(self, path: Path, queries: list[str]) -> None:
         write_history(path, queries, roots=self._roots)
 
-    def _watch_value(self, value: str) -> None:
-        """Input's own watcher, minus the screen-wide layout pass it costs on every keystroke.
-
-        Textual's Input grows its virtual width with the text, and assigning `virtual_size`
-        re-lays out (and so repaints) the whole screen; this box has a fixed size, so only its
-        scroll range needs updating. No suggester is used, so none is run.
-        """
+    def value_changed(self, value: str) -> None:
+        """Only the scroll range follows the text: the box has a fixed size (see `QuietInput`)."""
         set_virtual_size(self, Size(self.content_width, 1))
-        self._suggestion = ""
         validation = self.validate(value) if "changed" in self.validate_on else None
         self.hold_paint()
         self.post_message(self.Changed(self, value, validation))

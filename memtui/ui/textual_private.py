@@ -1,0 +1,73 @@
+"""The one module that touches Textual's private API, each use where no public way exists.
+
+Textual 8.2 offers no public call for any of these; each keeps a keystroke cheap or memory flat,
+or lets a test read what the terminal shows. `tests/test_textual_private.py` checks that each
+still does what memtui relies on, and fingerprints the Textual source behind it, so a Textual
+release that changes one fails there, by name, before it misbehaves anywhere else.
+`tests/test_textual_public.py` keeps every other module to Textual's public API.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual._styles_cache import StylesCache
+from textual.app import App
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input
+
+
+def update_scrollbars(view: Widget, virtual_size: Size) -> None:
+    """Show, hide and size `view`'s scrollbars for its new `virtual_size`, without a layout pass.
+
+    The public way, assigning `virtual_size`, re-lays out the whole screen; Textual's own
+    `OptionList` also calls `Widget._scroll_update` for this.
+    """
+    view._scroll_update(virtual_size)
+
+
+def painted_strips(screen: Screen[Any]) -> list[Strip]:
+    """The screen's lines as its compositor draws them now: what the terminal shows.
+
+    The public `App.export_screenshot` gives the same as SVG only.
+    """
+    return screen._compositor.render_strips()
+
+
+def notices(app: App[Any]) -> list[str]:
+    """The notifications the app shows now, oldest first (for tests to read what a user sees).
+
+    Textual offers `App.notify` and no public way to read the notifications back.
+    """
+    return [str(notification.message) for notification in app._notifications]
+
+
+def forget_styles_caches() -> None:
+    """Empty Textual's memo of `StylesCache.get_inner_outer` (an `lru_cache` of 1024 calls).
+
+    It keeps the styles caches of up to 1024 removed widgets alive with their rendered lines: a
+    notice per applied change made RSS creep by a few KB per change until it was full.
+    """
+    StylesCache.get_inner_outer.cache_clear()
+
+
+class QuietInput(Input):
+    """An `Input` whose value watcher leaves out the screen-wide layout pass.
+
+    Textual's `Input._watch_value` grows the virtual width with the text by assigning
+    `virtual_size`, which re-lays out (and so repaints) the whole screen on every keystroke.
+    A box of fixed size only needs its scroll range updated: subclasses do that, and anything
+    else a change needs, in `value_changed`. No suggester is run.
+    """
+
+    def _watch_value(self, value: str) -> None:
+        self._suggestion = ""
+        self.value_changed(value)
+
+    def value_changed(self, value: str) -> None:
+        """The value changed: announce it as `Input` does."""
+        validation = self.validate(value) if "changed" in self.validate_on else None
+        self.post_message(self.Changed(self, value, validation))

@@ -1,0 +1,145 @@
+"""Each private Textual use in `memtui.ui.textual_private` still does what memtui relies on.
+
+Two kinds of check. The behaviour ones drive a small app through each function. The
+fingerprints pin the Textual source each use depends on (and the Textual code memtui mirrors in
+public overrides): a Textual release that changes any of it fails here by name, so whoever
+upgrades reads that code again before anything misbehaves for a user. After checking that
+memtui's use still fits, update the fingerprint.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import inspect
+import weakref
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+import textual
+from textual._compositor import Compositor
+from textual._styles_cache import StylesCache
+from textual.app import App, ComposeResult
+from textual.color import Color
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
+from textual.widget import Widget
+from textual.widgets import Input, Static
+from textual.widgets._toggle_button import ToggleButton
+
+from memtui.ui.textual_private import (
+    QuietInput,
+    forget_styles_caches,
+    notices,
+    painted_strips,
+    update_scrollbars,
+)
+
+FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
+    # the private code memtui calls
+    "Widget._scroll_update (update_scrollbars)": (Widget._scroll_update, "edb9f6257285830d"),
+    "Widget._refresh_scrollbars (update_scrollbars)": (
+        Widget._refresh_scrollbars,
+        "4e52a14aae901b5b",
+    ),
+    "Compositor.render_strips (painted_strips)": (Compositor.render_strips, "061fb81ef37c720c"),
+    "App._on_notify (notices)": (App._on_notify, "65e0eaed1e22eff4"),
+    "StylesCache.get_inner_outer (forget_styles_caches)": (
+        StylesCache.get_inner_outer,
+        "d2509f3e796680df",
+    ),
+    "Input._watch_value (QuietInput)": (Input._watch_value, "ffa57a58cea18cc5"),
+    # the Textual code memtui's public overrides mirror or rely on
+    "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
+    "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
+    "ScrollBar._render_bar (lines.set_virtual_size)": (ScrollBar._render_bar, "1f4e4e637581fc4f"),
+}
+
+
+def fingerprint(function: Callable[..., Any]) -> str:
+    return hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", FINGERPRINTS)
+def test_the_textual_code_behind_each_private_use_is_unchanged(name: str) -> None:
+    function, expected = FINGERPRINTS[name]
+    assert fingerprint(function) == expected, (
+        f"Textual {textual.__version__} changed {name}: check memtui/ui/textual_private.py "
+        "(or the override named) against the new code, then update the fingerprint"
+    )
+
+
+class Lines(ScrollView):
+    DEFAULT_CSS = "Lines { height: 5; }"
+
+
+class Sample(App[None]):
+    def __init__(self, widget: Widget) -> None:
+        super().__init__()
+        self.widget = widget
+        self.changes: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield self.widget
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.changes.append(event.value)
+
+
+async def test_update_scrollbars_shows_and_hides_the_bar_for_a_new_virtual_size() -> None:
+    lines = Lines()
+    async with Sample(lines).run_test(size=(40, 10)) as pilot:
+        lines.set_reactive(Widget.virtual_size, Size(20, 50))
+        update_scrollbars(lines, Size(20, 50))
+        assert lines.show_vertical_scrollbar
+        assert lines.vertical_scrollbar.window_virtual_size == 50
+        await pilot.pause()
+        lines.set_reactive(Widget.virtual_size, Size(20, 3))
+        update_scrollbars(lines, Size(20, 3))
+        assert not lines.show_vertical_scrollbar
+
+
+async def test_painted_strips_are_the_lines_on_screen() -> None:
+    async with Sample(Static("painted words")).run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        lines = [strip.text for strip in painted_strips(pilot.app.screen)]
+        assert len(lines) == 5 and lines[0].startswith("painted words")
+
+
+async def test_notices_are_the_notifications_shown() -> None:
+    async with Sample(Static("x")).run_test() as pilot:
+        pilot.app.notify("Copied 1 entry", markup=False)
+        pilot.app.notify("Second")
+        await pilot.pause()
+        assert notices(pilot.app) == ["Copied 1 entry", "Second"]
+
+
+def test_forget_styles_caches_frees_the_styles_of_removed_widgets() -> None:
+    """Textual memoises a method per styles cache: 1024 removed widgets (a notice per applied
+    change) stayed alive with their rendered lines, a few KB per change."""
+    styles = StylesCache()
+    styles.get_inner_outer(Color(0, 0, 0), Color(20, 20, 20))
+    gone = weakref.ref(styles)
+    del styles
+    gc.collect()
+    assert gone() is not None  # held by the memo...
+    forget_styles_caches()
+    gc.collect()
+    assert gone() is None  # ...until it is emptied
+
+
+async def test_quiet_input_announces_each_change_once_without_growing() -> None:
+    """Textual's own value watcher would also run if it were renamed: two `Changed` messages
+    per keystroke and a virtual width that grows with the text (a screen-wide layout)."""
+    box = QuietInput()
+    sample = Sample(box)
+    async with sample.run_test() as pilot:
+        await pilot.pause()
+        width = box.virtual_size
+        await pilot.press("a", "b")
+        await pilot.pause()
+        assert sample.changes == ["a", "ab"]
+        assert box.value == "ab" and box.virtual_size == width
