@@ -178,7 +178,7 @@ async def test_the_weights_window_fits_with_its_keys_and_sum(size: tuple[int, in
         await pilot.press("ctrl+g")
         await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
         await pilot.pause()
-        shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+        shown = "\n".join(strip.text for strip in painted_strips(app.screen))
         assert "sum 1.00" in shown and "esc close" in shown and "s save" in shown
         for name in ("relevance", "source", "recency", "position", "half-life"):
             assert name in shown
