@@ -80,3 +80,40 @@ def test_a_failed_write_is_an_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(ConfigWriteError, match="could not save"):
         save_settings(blocker / "config.toml", {"theme": "nord"})
+
+
+def test_a_symlinked_config_is_written_through_to_its_target(tmp_path: Path) -> None:
+    """A dotfiles link stays a link; the file it points to is updated (and keeps 0644)."""
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    target = dotfiles / "memtui.toml"
+    target.write_text(COMMENTED)
+    target.chmod(0o644)
+    link = tmp_path / "config" / "config.toml"
+    link.parent.mkdir()
+    link.symlink_to(target)
+    save_settings(link, {"theme": "memtui-dark"})
+    assert link.is_symlink() and link.resolve() == target
+    assert 'theme = "memtui-dark"  # easier on the eyes' in target.read_text()
+    assert target.stat().st_mode & 0o7777 == 0o644
+    assert sorted(item.name for item in dotfiles.iterdir()) == ["memtui.toml"]  # no temp left
+    assert sorted(item.name for item in link.parent.iterdir()) == ["config.toml"]
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o640, 0o600])
+def test_saving_keeps_the_file_mode(tmp_path: Path, mode: int) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(COMMENTED)
+    path.chmod(mode)
+    save_settings(path, {"days": 7})
+    assert path.stat().st_mode & 0o7777 == mode
+    assert load_config(path)[0].days == 7
+
+
+def test_a_config_that_is_a_fifo_is_not_opened_to_save(tmp_path: Path) -> None:
+    import os
+
+    path = tmp_path / "config.toml"
+    os.mkfifo(path)
+    with pytest.raises(ConfigWriteError, match="not a regular file"):
+        save_settings(path, {"days": 7})

@@ -268,7 +268,7 @@ class MemtuiApp(App[int]):
         return [wanted if isinstance(item, NoColor | Monochrome) else item for item in filters]
 
     def _remember_theme(self, theme: str) -> None:
-        self.save_settings({"theme": theme}, saved=None)
+        self.save_settings({"theme": theme}, saved=f"Theme {one_line(theme, widths.SHORT)} saved")
 
     def keys_for(self, action: str) -> str:
         """The keys in force for a main-screen action in the panes (e.g. `screen.edit` -> `o`)."""

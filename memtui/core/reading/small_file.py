@@ -31,13 +31,14 @@ def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
     """At most `limit` bytes of the regular file at `path`.
 
     A longer file raises `Unreadable`, or with `truncate` gives its first `limit` bytes. A
-    missing file raises `FileNotFoundError` (callers usually treat it as empty).
+    missing file raises `FileNotFoundError` (or `NotADirectoryError` when a parent is a file):
+    callers usually treat it as empty.
     """
     try:
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             info = os.stat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         raise
     except OSError as exc:
         raise Unreadable(f"not readable ({exc.strerror or exc})") from None

@@ -91,7 +91,7 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
         # As a memory file is read: a FIFO, a device or a link to /dev/zero is refused.
         text = read_small_file(target, MAX_CONFIG_BYTES).decode("utf-8")
         raw = tomllib.loads(text)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         if explicit:
             raise ConfigError(f"{target}: config file not found") from None
         return Config(), []

@@ -4,6 +4,11 @@ The file in use is the one the config was loaded from (`--config FILE`), else th
 Edits go through tomlkit, which round-trips TOML: comments, key order and formatting survive,
 and only the keys memtui sets change. Writes are atomic (a temp file renamed over the old one),
 and a path inside a memory root is refused: memtui never writes under a root.
+
+The user's file stays theirs: a config that is a symlink (a dotfiles checkout) is written
+through to its target, the temp file made and renamed in the target's folder, so the link
+stays a link; the file keeps its mode (a 0644 file does not become 0600). It is read the way
+every file besides memory is (`small_file`): a FIFO or a device there is refused.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from pathlib import Path
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
 
-from memtui.core.settings.config import Config, default_config_path
+from memtui.core.reading.small_file import read_small_file
+from memtui.core.settings.config import MAX_CONFIG_BYTES, Config, default_config_path
 
 SettingValue = str | int | float | bool | Mapping[str, str | int | float | bool]
 """A top-level value; a mapping becomes (or updates) a table such as `[weights]`."""
@@ -46,9 +52,14 @@ def save_settings(
         if resolved.is_relative_to(root.resolve()):
             raise ConfigWriteError(f"{target}: inside the memory folder {root}; not written")
     try:
-        existing = target.read_text(encoding="utf-8") if target.exists() else ""
+        existing = read_small_file(target, MAX_CONFIG_BYTES).decode("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        existing = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigWriteError(f"{target}: cannot read the config to update it: {exc}") from exc
+    try:
         document = tomlkit.parse(existing)
-    except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+    except (TOMLKitError, RecursionError) as exc:
         raise ConfigWriteError(f"{target}: cannot read the config to update it: {exc}") from exc
     for key, value in values.items():
         if isinstance(value, Mapping):
@@ -60,17 +71,25 @@ def save_settings(
                 table[name] = item  # type: ignore[index]
         else:
             document[key] = value
-    _write_atomically(target, tomlkit.dumps(document))
+    _write_atomically(target, resolved, tomlkit.dumps(document))
 
 
-def _write_atomically(target: Path, text: str) -> None:
+def _write_atomically(target: Path, resolved: Path, text: str) -> None:
+    """Replace `resolved` (the file a symlinked `target` points to) by `text`, keeping its
+    mode; `target` names it in messages."""
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+        mode = os.stat(resolved).st_mode & 0o7777
+    except OSError:
+        mode = None  # a new file: mkstemp's 0600, settings are private
+    try:
+        resolved.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=resolved.parent, prefix=f".{resolved.name}.")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as stream:
                 stream.write(text)
-            os.replace(temporary, target)
+            if mode is not None:
+                os.chmod(temporary, mode)
+            os.replace(temporary, resolved)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
