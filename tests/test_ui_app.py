@@ -11,6 +11,7 @@ from ui_helpers import (
     demo_app,
     detail_lines,
     main_screen,
+    palette_commands,
     rows,
     static_text,
     type_query,
@@ -19,8 +20,8 @@ from ui_helpers import (
     write,
 )
 
-from memtui.ui.app import PALETTE_COMMANDS
 from memtui.ui.bindings import PANE_BINDINGS
+from memtui.ui.palette import PALETTE_COMMANDS
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.help import HelpScreen, help_rows
@@ -303,7 +304,7 @@ async def test_palette_offers_every_main_action() -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
-        titles = {command.title for command in app.get_system_commands(screen)}
+        titles = set(await palette_commands(app, screen))
         assert {title for title, _, _ in PALETTE_COMMANDS} <= titles
         actions = {action.split("(")[0] for _, _, action in PALETTE_COMMANDS}
         for action in actions:

@@ -11,7 +11,8 @@ from textual.widget import Widget
 from textual.widgets import OptionList
 from ui_helpers import demo_app, static_text, wait_loaded, wait_until
 
-from memtui.ui.app import PALETTE_COMMANDS, MemtuiApp
+from memtui.ui.app import MemtuiApp
+from memtui.ui.palette import PALETTE_COMMANDS
 from memtui.ui.screens.health import HealthScreen
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.textual_private import notices

@@ -7,7 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from textual.command import Provider
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Static
 
 from memtui.cli import build_tui_parser
@@ -90,3 +92,14 @@ def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+async def palette_commands(app: MemtuiApp, screen: Screen[Any]) -> dict[str, str]:
+    """Title -> help of every command the palette offers over `screen` with nothing typed:
+    the app's system commands and those of the screen's own command providers."""
+    commands = {command.title: command.help for command in app.get_system_commands(screen)}
+    for source in screen.COMMANDS:
+        provider: type[Provider] = source if isinstance(source, type) else source()
+        async for hit in provider(screen).discover():
+            commands[hit.text or ""] = hit.help or ""
+    return commands

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -39,7 +39,7 @@ from memtui.ui.heap import (
     release_pending,
     settle_heap,
 )
-from memtui.ui.keymap import check_keymap, live_keys
+from memtui.ui.keymap import check_keymap
 from memtui.ui.masker import SecretMasker
 from memtui.ui.messages import DemoRequested, RootsChosen, SaveSettings
 from memtui.ui.options import AppOptions
@@ -270,16 +270,6 @@ class MemtuiApp(App[int]):
     def _remember_theme(self, theme: str) -> None:
         self.save_settings({"theme": theme}, saved=f"Theme {one_line(theme, widths.SHORT)} saved")
 
-    def keys_for(self, action: str) -> str:
-        """The keys in force for a main-screen action in the panes (e.g. `screen.edit` -> `o`)."""
-        for binding in PANE_BINDINGS:
-            if isinstance(binding, Binding) and binding.action == action:
-                return " ".join(
-                    self.get_key_display(Binding(key, action))
-                    for key in live_keys(binding, self.live_keymap)
-                )
-        return ""
-
     # --- settings -----------------------------------------------------------------------------
 
     @work(thread=True, group="settings")
@@ -307,11 +297,6 @@ class MemtuiApp(App[int]):
     # --- command palette ----------------------------------------------------------------------
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        if isinstance(screen, MainScreen):
-            for title, help_text, action in PALETTE_COMMANDS:
-                keys = self.keys_for(f"screen.{action}")
-                shown = f"{help_text} ({keys})" if keys else help_text
-                yield SystemCommand(title, shown, _screen_action(screen, action))
         if not isinstance(screen, RootsScreen):
             yield SystemCommand(
                 "Switch memory folder",
@@ -324,39 +309,6 @@ class MemtuiApp(App[int]):
         )
         yield SystemCommand("Keys", "Show the key bindings panel", self.action_show_help_panel)
         yield SystemCommand("Quit", "Quit memtui", self.exit)
-
-
-PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
-    # (title, what it does, the main screen action); the key in force is added when shown
-    ("Search", "Focus the query box", "focus_query"),
-    ("Results", "Focus the results list", "focus_results"),
-    ("Open in editor", "Open $EDITOR at the selected entry's line", "edit"),
-    ("Open file", "The selected entry's whole file, read-only, scrolled to it", "open_file"),
-    (
-        "Copy entry",
-        "Copy the marked entries (else the selected one) as Markdown quotes under their citations",
-        "copy_entry",
-    ),
-    (
-        "Copy citation",
-        "Copy path:start–end of the marked entries (else the selected one)",
-        "copy_citation",
-    ),
-    ("Boost file", "Boost the selected entry's file for this session", "boost(1)"),
-    ("Penalise file", "Penalise the selected entry's file for this session", "boost(-1)"),
-    ("Clear file boost", "Remove the session boost of the selected entry's file", "clear_boost"),
-    ("Toggle breakdown size", "Compact or expanded score breakdown", "toggle_breakdown"),
-    ("Explain in full", "Open the full score breakdown", "expanded_breakdown"),
-    ("Maximise pane", "Fill the screen with the focused pane, or restore it", "toggle_maximize"),
-    ("Weights", "Change factor weights and half-life live", "weights"),
-    ("Filters", "Filter by source, role, tag and date", "filters"),
-    ("Toggle date window", "Load every date or only the last N days", "toggle_window"),
-    ("Reveal secrets", "Show or mask secrets in the entry", "toggle_secrets"),
-    ("Next match", "Scroll the entry to the next match", "next_match"),
-    ("Warnings", "Skipped files, config and entry warnings", "warnings"),
-    ("Memory health", "Duplicates, superseded, stale, secrets, beyond the load line", "health"),
-    ("Help", "Every key binding", "help"),
-)
 
 
 def key_scopes() -> dict[str, list[BindingType]]:
@@ -372,10 +324,3 @@ def key_scopes() -> dict[str, list[BindingType]]:
         "roots": [*RootsScreen.BINDINGS, *MemtuiApp.BINDINGS],
         "no memory": [*NoMemoryScreen.BINDINGS, *MemtuiApp.BINDINGS],
     }
-
-
-def _screen_action(screen: Screen[Any], action: str) -> Callable[[], Awaitable[None]]:
-    async def run() -> None:
-        await screen.run_action(action)
-
-    return run

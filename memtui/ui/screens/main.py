@@ -20,7 +20,7 @@ Textual's own API (notify, push_screen, exit); what memtui's app adds reaches it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import ClassVar
@@ -28,6 +28,7 @@ from typing import ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import BindingType
+from textual.command import Provider
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
@@ -49,6 +50,7 @@ from memtui.ui.handoff import HandOff, Purpose, cited_path, copied_notice, unmar
 from memtui.ui.heap import settle_heap
 from memtui.ui.idle import IdleJobs
 from memtui.ui.options import AppOptions
+from memtui.ui.palette import MainCommands
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.file_view import FileViewScreen
 from memtui.ui.screens.filters import FiltersScreen
@@ -74,6 +76,7 @@ class MainScreen(Screen[None]):
     """Query on top, results left, entry and breakdown right."""
 
     AUTO_FOCUS = "#query"
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {MainCommands}
     BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS, *PICK_BINDINGS]
 
     def __init__(self, options: AppOptions, link: AppLink) -> None:
@@ -105,6 +108,11 @@ class MainScreen(Screen[None]):
         self._title: Content | None = None
         """The title line last painted (updating it re-lays out the screen)."""
         self._ready_at_load = False
+
+    @property
+    def keys_in_force(self) -> Mapping[str, str]:
+        """The `[keymap]` remaps in force (the palette names the keys they give)."""
+        return self.link.keymap
 
     @property
     def generation(self) -> int:
