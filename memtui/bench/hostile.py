@@ -3,8 +3,10 @@
 `build_hostile_corpus(root)` plants terminal escape payloads (in headings, bodies, frontmatter
 values and file names), markup payloads, odd encodings, size and YAML bombs and file-system
 traps. It returns what it planted so tests can look for the exact payload bytes in whatever
-memtui writes. `build_heavy_files(root)` adds the two slow-to-process giants (a 20 MB single-line
-file and a 50,000-section file) for responsiveness checks only.
+memtui writes. `build_hostile_surroundings(home)` does the same for what surrounds the memory:
+history, config, cache and Claude Code's folder under a fake home. `build_heavy_files(root)`
+adds the two slow-to-process giants (a 20 MB single-line file and a 50,000-section file) for
+responsiveness checks only.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from memtui.core.cache.folder import CacheFolder
 
 CLIPBOARD_TEXT = "HOSTILE-CLIPBOARD-PAYLOAD"
 CLIPBOARD_B64 = base64.b64encode(CLIPBOARD_TEXT.encode()).decode()
@@ -298,3 +302,75 @@ def cleanup(corpus: HostileCorpus) -> None:
             if not item.is_dir():
                 item.unlink()
         folder.rmdir()
+
+
+@dataclass
+class HostileSurroundings:
+    """What surrounds the memory, written by an attacker (or an unlucky day): under `home`."""
+
+    home: Path
+    environment: dict[str, str]
+    """HOME, XDG_* and CLAUDE_CONFIG_DIR pointing into `home`."""
+    bad_configs: dict[str, Path]
+    """Config files each of which must be refused with exit 2, by what is wrong with them."""
+    deep_project: Path
+    """A project folder inside a path longer than 275 characters (its Claude name is > 255)."""
+    locked: list[Path] = field(default_factory=list)
+    """chmod 000 folders, for `cleanup_surroundings`."""
+
+
+def _json_nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def build_hostile_surroundings(home: Path) -> HostileSurroundings:
+    """History with escapes, over-long lines and too many of them; a config whose keymap and
+    theme hold escapes, and configs that are NaN, a FIFO or a link to /dev/zero; a cache folder
+    with a header nested 200k deep and the leftover of a killed write; Claude projects with a
+    transcript line nested 30k deep, a FIFO named `*.jsonl` and a mode-000 project."""
+    state, config, cache = home / "state" / "memtui", home / "config" / "memtui", home / "cache"
+    for folder in (state, config, cache / "memtui"):
+        folder.mkdir(parents=True, exist_ok=True)
+    lines = [f"recall {payload} me" for payload in ESCAPE_PAYLOADS.values()]
+    lines += ["x" * 100_000] + [f"query {number}" for number in range(2_000)]
+    _write(state / "history", "\n".join(reversed(lines)) + "\n")
+    escape = ESCAPE_PAYLOADS["osc0_title"].replace("\x1b", "\\u001b").replace("\x07", "\\u0007")
+    _write(
+        config / "config.toml",
+        f'theme = "{escape}"\n[keymap]\n"pane.help" = "{escape}"\n"pane.quit" = "\\u001bc"\n',
+    )
+    bad = home / "bad-configs"
+    bad.mkdir(exist_ok=True)
+    _write(bad / "nan.toml", "min_score = nan\n[weights]\nrelevance = inf\n")
+    os.mkfifo(bad / "fifo.toml")
+    (bad / "zero.toml").symlink_to("/dev/zero")
+    _write(bad / "deep.toml", f"a = {_json_nested(30_000)}\n")
+    deep = home / "deep"
+    while len(str(deep)) <= 275:
+        deep = deep / "abcdefghijklmnopqrstuvwxyz0123456789"
+    _write(deep / "MEMORY.md", "# Memory\n\n## Deep\nin a long path\n")
+    nested = _json_nested(200_000).encode()
+    CacheFolder(cache / "memtui").file_for(deep).write_bytes(
+        b"memtui-cache\n" + nested + len(nested).to_bytes(8, "little") + b"memtui-cache\n"
+    )
+    (cache / "memtui" / ".tmp-999999999-k1ll3d.part").write_bytes(b"\0" * 4096)
+    projects = home / "claude" / "projects"
+    for name in ("-deep-json", "-fifo", "-locked", "-fine"):
+        _write(projects / name / "memory" / "MEMORY.md", "# Memory\n\n## Fine\nok\n")
+    _write(projects / "-deep-json" / "s.jsonl", _json_nested(30_000) + '\n{"cwd": "/x"}\n')
+    os.mkfifo(projects / "-fifo" / "s.jsonl")
+    (projects / "-locked").chmod(0)
+    environment = {
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(cache),
+        "CLAUDE_CONFIG_DIR": str(home / "claude"),
+    }
+    bad_configs = {path.stem: path for path in sorted(bad.iterdir())}
+    return HostileSurroundings(home, environment, bad_configs, deep, [projects / "-locked"])
+
+
+def cleanup_surroundings(surroundings: HostileSurroundings) -> None:
+    for folder in surroundings.locked:
+        folder.chmod(0o755)
