@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 import pytest
+from textual.message import Message
 from textual.widgets import Static
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
@@ -22,6 +23,7 @@ from memtui.core.settings.config import Config
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine
+from memtui.ui import messages
 from memtui.ui.app import MemtuiApp
 from memtui.ui.options import AppOptions
 
@@ -104,3 +106,47 @@ async def test_a_slow_search_never_paints_over_a_newer_one(tmp_path: Path, fail:
         for _ in range(STEPS_AFTER):  # the slow worker posts, if at all, right after its search
             await pilot.pause(0.01)
             assert_shows_fast()
+
+
+@pytest.mark.parametrize("late", ["result", "query-error"])
+async def test_the_screen_drops_a_late_message_of_an_older_search(
+    tmp_path: Path, late: str
+) -> None:
+    """The worker drops an outdated search itself, but one posted just before a newer request
+    still arrives after it: the screen's handlers must drop it too. The same message with the
+    newest generation is shown, so the drop is the generation check and nothing else."""
+    engine = FakeEngine(
+        tmp_path, [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta")]
+    )
+    options = AppOptions(
+        root=tmp_path,
+        config=Config(),
+        today=TODAY,
+        days=30,
+        watch=False,
+        deterministic=True,
+        engine_factory=lambda _: cast("Engine", engine),
+    )
+    app = MemtuiApp(options)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+
+        def late_message(generation: int) -> Message:
+            if late == "result":
+                return messages.SearchDone(generation, engine.search(SLOW), None)
+            return messages.SearchFailed(generation, "a late query error")
+
+        def shows_the_newest() -> bool:
+            listed = rows(app)
+            return len(listed) == 1 and "beta plan" in listed[0] and not screen.query_error
+
+        screen.set_query(FAST)
+        await wait_until(pilot, shows_the_newest)
+        await wait_until(pilot, lambda: app.painted_generation >= screen.generation > 1)
+        screen.post_message(late_message(screen.generation - 1))
+        for _ in range(STEPS_AFTER):
+            await pilot.pause(0.01)
+            assert shows_the_newest(), rows(app)
+
+        screen.post_message(late_message(screen.generation))
+        await wait_until(pilot, lambda: not shows_the_newest())

@@ -3,9 +3,11 @@
     leaves (render, status, filters, bindings, messages, themes, widths, heap)
         <-  widgets/*  <-  screens/*  <-  app
 
-A module may import its own layer or any lower one at run time; type-only imports (under
-`if TYPE_CHECKING:`) may name the app, which is how screens and widgets type `self.app`.
-Screens other than the main one never import it: they report through `dismiss` or messages.
+A module may import its own layer or any lower one at run time. Nothing below the app names it,
+not even for typing: screens and widgets use only what Textual's `App` has (`notify`,
+`push_screen`, `console`...) and are handed what memtui's app adds (the main screen its options
+and an `AppLink`, the entry pane a masker and the keymap in force). Screens other than the main
+one never import it: they report through `dismiss`, messages or the callables they were given.
 `tests/test_layers.py` keeps the package-wide layers; this file looks inside the UI.
 """
 
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from textual.app import App
 
 UI = Path(__file__).resolve().parent.parent / "memtui" / "ui"
 UI_LAYERS = ("leaf", "widgets", "screens", "app")
@@ -104,3 +107,71 @@ def test_other_screens_do_not_know_the_main_screen(module: str) -> None:
 def test_the_layers_are_not_empty() -> None:
     layers = {layer(module) for module in MODULES}
     assert layers == set(range(len(UI_LAYERS)))
+
+
+APP_ADAPTERS = {
+    "memtui.ui.textual_private": "the one module that owns Textual's private names",
+}
+"""Modules that may use any attribute of the app (with the reason)."""
+
+
+def app_attributes() -> frozenset[str]:
+    """What Textual's own `App` has: a widget may use these through `self.app`."""
+    return frozenset(dir(App()))
+
+
+def memtui_app_uses(source: str, allowed: frozenset[str]) -> list[str]:
+    """`self.app.X`, `widget.app.X` or `app.X` where X is not Textual's, and any mention of
+    `MemtuiApp` (a `cast` to it is the same reach, hidden from the type checker)."""
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr not in allowed:
+            owner = node.value
+            via_app = (isinstance(owner, ast.Attribute) and owner.attr == "app") or (
+                isinstance(owner, ast.Name) and owner.id == "app"
+            )
+            if via_app:
+                found.append((node.lineno, f"app.{node.attr}"))
+        if isinstance(node, ast.Name) and node.id == "MemtuiApp":
+            found.append((node.lineno, "MemtuiApp"))
+        if isinstance(node, ast.Constant) and node.value == "MemtuiApp":
+            found.append((node.lineno, "MemtuiApp"))
+    return [f"line {line}: {what}" for line, what in sorted(found)]
+
+
+def test_nothing_below_the_app_reaches_into_it() -> None:
+    """Screens and widgets get narrow callables, messages or the objects they need; none calls
+    up into memtui's app at run time (that hid a bug: the entry pane read the raw keymap)."""
+    allowed = app_attributes()
+    reaching = {
+        module: uses
+        for module, path in MODULES.items()
+        if module != "memtui.ui.app" and module not in APP_ADAPTERS
+        if (uses := memtui_app_uses(path.read_text(encoding="utf-8"), allowed))
+    }
+    assert not reaching, f"reach into the app (pass what they need instead): {reaching}"
+    importing = [
+        module
+        for module, path in MODULES.items()
+        if module != "memtui.ui.app" and "memtui.ui.app" in {name for name, *_ in imports(path)}
+    ]
+    assert not importing, f"name the app (even for typing): {importing}"
+    assert set(APP_ADAPTERS) <= set(MODULES), "APP_ADAPTERS lists a module that is gone"
+
+
+def test_the_app_reach_check_catches_what_it_must() -> None:
+    allowed = app_attributes()
+    source = """
+from typing import cast
+def show(self):
+    app = cast("MemtuiApp", self.app)
+    key = app.options.keymap.get("x")
+    self.app.notify("ok")
+    self.screen.app.mask("text", revealed=False)
+    self.app.bell()
+"""
+    assert memtui_app_uses(source, allowed) == [
+        "line 4: MemtuiApp",
+        "line 5: app.options",
+        "line 7: app.mask",
+    ]

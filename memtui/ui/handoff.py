@@ -85,7 +85,7 @@ def resolve(
 
 
 Mask = Callable[[str], tuple[str, int]]
-"""Text -> (text as handed on, how many secrets it masked): `MemtuiApp.mask` or the CLI's."""
+"""Text -> (text as handed on, how many secrets it masked): `SecretMasker.mask` or the CLI's."""
 
 
 def cited(picked: Iterable[Picked], mask: Mask) -> tuple[list[cite.Cited], int]:
