@@ -22,6 +22,7 @@ from pathlib import Path
 
 from memtui.core.live.roots import MemoryRoot, covers, distinct_labels, folder_label, make_roots
 from memtui.core.places import claude
+from memtui.core.places.instructions import InstructionSet, MemoryFile, with_imports
 from memtui.core.places.table import (
     NEAR,
     OTHER,
@@ -318,7 +319,16 @@ def demo_roots(today: dt.date, *, every: bool) -> tuple[MemoryRoot, ...]:
     """The demo workspace; with `every`, its second root (a Cline memory bank) too."""
     if not every:
         return (MemoryRoot("demo", demo_root(today)),)
-    return make_roots(materialise_demo_roots(today))
+    return tuple(
+        MemoryRoot(label, path, _instruction_files(path) if kind == "claude-md" else (), kind)
+        for label, path, kind in materialise_demo_roots(today)
+    )
+
+
+def _instruction_files(project: Path) -> tuple[str, ...]:
+    """A demo project's CLAUDE.md and what it imports, as Claude Code resolves them."""
+    found = with_imports(InstructionSet(), [MemoryFile(project / "CLAUDE.md", "project")])
+    return tuple(item.path.relative_to(project).as_posix() for item in found.files)
 
 
 def explicit_root(given: str) -> Path:

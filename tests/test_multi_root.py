@@ -279,12 +279,15 @@ def test_list_and_rank_json_give_root_and_relative_path(
     assert "alpha/MEMORY.md:1" in human and "beta/MEMORY.md:1" in human
 
 
-def test_demo_all_opens_two_roots(capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_all_opens_every_demo_root(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--json", "--demo", "--all", "--today", TODAY.isoformat()]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [root["label"] for root in listed["roots"]] == ["demo", "web-bank"]
-    assert {e["root_label"] for e in listed["entries"]} == {"demo", "web-bank"}
-    assert main(["rank", "-q", "deploy root:web", "--demo", "--all", "--json"]) == 0
+    labels = ["demo", "web-bank", "web-claudemd"]
+    assert [root["label"] for root in listed["roots"]] == labels
+    assert {e["root_label"] for e in listed["entries"]} == set(labels)
+    claude_files = {e["path"] for e in listed["entries"] if e["root_label"] == "web-claudemd"}
+    assert claude_files == {"CLAUDE.md", "docs/conventions.md"}  # the import; never README.md
+    assert main(["rank", "-q", "deploy root:web-bank", "--demo", "--all", "--json"]) == 0
     assert {r["root_label"] for r in json.loads(capsys.readouterr().out)["results"]} == {"web-bank"}
 
 

@@ -145,3 +145,16 @@ def test_change_notice_names_at_most_three_files() -> None:
         "and 2 more files",
     ]
     assert status.change_notice(ChangeSet(per_path=(("a.md", 0, 0, 0),))) is None
+
+
+def test_the_session_cost_is_an_estimate_and_comes_last() -> None:
+    line = status.app_status(
+        entries=3,
+        skipped=0,
+        days=30,
+        window_all=False,
+        hidden=0,
+        mode=WatchMode.WATCHING,
+        session_chars=12_400,
+    ).plain
+    assert line.endswith("watching · loads ≈3.1k tokens/session")

@@ -1,7 +1,8 @@
 """Bundled demo memory (package data), dated relative to today when it is materialised.
 
 The templates under `workspace/` are the agent workspace of a fictional developer; `web-bank/`
-is the Cline memory bank of her web app, a second root for `memtui --demo --all`. Every
+is the Cline memory bank of her web app and `web-app/` its repository (Claude Code's CLAUDE.md
+with an `@` import), more roots for `memtui --demo --all`. Every
 `{{D-n}}` / `{{D+n}}` in a file name or file text becomes the ISO date `today ∓ n days`, so the
 30-day window always shows most of it and hides the oldest notes. The result is written once per
 `today` (and template version) into a cache folder — `$XDG_CACHE_HOME/memtui/demo`, else a
@@ -22,8 +23,13 @@ from pathlib import Path
 
 _PLACEHOLDER = re.compile(r"\{\{D([+-])(\d{1,4})\}\}")
 _TEMPLATE_FOLDER = "workspace"
-DEMO_ROOTS = (("demo", _TEMPLATE_FOLDER), ("web-bank", "web-bank"))
-"""(label, template folder) of every demo root; the first is what `--demo` opens."""
+DEMO_ROOTS = (
+    ("demo", _TEMPLATE_FOLDER, ""),
+    ("web-bank", "web-bank", "memory-bank"),
+    ("web-claudemd", "web-app", "claude-md"),
+)
+"""(label, template folder, kind) of every demo root; the first is what `--demo` opens. The
+web app's repository holds a CLAUDE.md that imports one file, and a README that is not memory."""
 
 
 def _templates(folder_name: str = _TEMPLATE_FOLDER) -> list[tuple[str, str]]:
@@ -91,6 +97,6 @@ def materialise_demo(today: dt.date, folder_name: str = _TEMPLATE_FOLDER) -> Pat
     return target
 
 
-def materialise_demo_roots(today: dt.date) -> list[tuple[str, Path]]:
-    """(label, folder) of every demo root for `today`, the workspace first."""
-    return [(label, materialise_demo(today, folder)) for label, folder in DEMO_ROOTS]
+def materialise_demo_roots(today: dt.date) -> list[tuple[str, Path, str]]:
+    """(label, folder, kind) of every demo root for `today`, the workspace first."""
+    return [(label, materialise_demo(today, folder), kind) for label, folder, kind in DEMO_ROOTS]

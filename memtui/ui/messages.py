@@ -35,11 +35,13 @@ if TYPE_CHECKING:
 
 
 class EngineLoaded(Message, bubble=False):
-    """The files are parsed: browsing works; the index is still being built."""
+    """The files are parsed: browsing works; the index is still being built. `session_chars`:
+    what the agent loads of the open memory at every session start (`core.places.loads`)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, session_chars: int = 0) -> None:
         super().__init__()
         self.engine = engine
+        self.session_chars = session_chars
 
 
 class EngineIndexed(Message, bubble=False):

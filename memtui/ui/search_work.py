@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.health.check import load_line_cuts
 from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.places.loads import root_load
 from memtui.core.search.query import QueryError
 from memtui.ui import messages
 from memtui.ui.heap import loading
@@ -71,7 +72,8 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     engine = open_engine(options)
     with loading():
         engine.load_store()
-    yield messages.EngineLoaded(engine)
+    session = sum(root_load(root).chars for root in engine.roots)
+    yield messages.EngineLoaded(engine, session)
     with loading():
         engine.build_index()
     yield messages.EngineIndexed((time.perf_counter() - started) * 1000)

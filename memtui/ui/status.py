@@ -11,6 +11,7 @@ from textual.content import Content
 
 from memtui.core.live.watch import WatchMode
 from memtui.core.model import ChangeSet, RankResult
+from memtui.core.places.loads import tokens_estimate
 from memtui.core.sanitize import middle_cut, one_line
 from memtui.ui import widths
 from memtui.ui.gone import GLYPH as GONE_GLYPH
@@ -59,6 +60,7 @@ def app_status(
     marked: int = 0,
     custom_weights: bool = False,
     polled: int = 0,
+    session_chars: int = 0,
 ) -> Content:
     """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
@@ -67,6 +69,8 @@ def app_status(
     `marked` how many entries are marked to hand on; `custom_weights` whether the weights in
     use differ from the config's; `polled` how many folders cannot be watched and are checked
     at an interval instead. A missing root's entries are still counted (shown dimmed).
+    `session_chars`: what the agent loads of the open memory at every session start, shown as
+    ≈ tokens, last (a narrow window cuts it before the watcher's state).
     """
     parts: list[str | tuple[str, str]] = []
     if marked:
@@ -88,6 +92,8 @@ def app_status(
     parts.append((mode.value, WATCH_STYLE.get(mode, "$muted")))
     if polled and mode is not WatchMode.OFF:
         parts += [SEPARATOR, (f"{counted(polled, 'folder', 'folders')} polled", "$warning")]
+    if entries is not None and session_chars:  # last: what a narrow window cuts first
+        parts += [SEPARATOR, (f"loads {tokens_estimate(session_chars)}/session", "$muted")]
     return Content.assemble(*parts)
 
 

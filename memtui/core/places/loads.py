@@ -98,11 +98,15 @@ class SessionLoad:
         return sum(item.lost for item in self.files)
 
 
+def tokens_estimate(chars: int) -> str:
+    """`≈3.1k tokens`: what loading `chars` characters costs an agent (characters ÷ 4)."""
+    tokens = chars / CHARS_PER_TOKEN
+    return f"≈{tokens / 1000:.1f}k tokens" if tokens >= 1000 else f"≈{round(tokens)} tokens"
+
+
 def tokens_text(chars: int) -> str:
     """`12,400 chars ≈ 3.1k tokens`: the cost of loading `chars` characters."""
-    tokens = chars / CHARS_PER_TOKEN
-    shown = f"{tokens / 1000:.1f}k" if tokens >= 1000 else f"{round(tokens)}"
-    return f"{chars:,} chars ≈ {shown} tokens"
+    return f"{chars:,} chars {tokens_estimate(chars).replace('≈', '≈ ')}"
 
 
 def _rule(kind: str, path: str) -> LoadLine | None:

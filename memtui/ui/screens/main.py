@@ -84,6 +84,8 @@ class MainScreen(Screen[None]):
         self.options = options
         self.link = link
         self.engine: Engine | None = None
+        self.session_chars = 0
+        """What the agent loads of the open memory at every session start, in characters."""
         self.result: RankResult | None = None
         self.searches = search_work.SearchRequests()
         self.watching: Watching | None = None
@@ -195,6 +197,7 @@ class MainScreen(Screen[None]):
     @on(messages.EngineLoaded)
     def _loaded(self, message: messages.EngineLoaded) -> None:
         engine = self.engine = message.engine
+        self.session_chars = message.session_chars
         self.engine_loading = False
         for warning in engine.warnings[:3]:
             self.app.notify(one_line(warning, widths.LINE), severity="warning", markup=False)
@@ -378,6 +381,7 @@ class MainScreen(Screen[None]):
             marked=len(self.query_one(ResultsList).marks),
             custom_weights=engine is not None and engine.weights_custom,
             polled=len(self.watching.unwatched) if self.watching is not None else 0,
+            session_chars=self.session_chars,
         )
         if line != self._chrome:
             self._chrome = line
