@@ -228,3 +228,24 @@ def test_all_claude_survives_odd_transcripts(
 def test_a_choices_fifo_is_not_opened(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "choices.json")
     assert read_choices(tmp_path / "choices.json") == {}
+
+
+async def test_a_history_fifo_is_a_warning_not_a_hang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ui_helpers import SIZE, build_app, wait_loaded, wait_until
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    (tmp_path / "state" / "memtui").mkdir(parents=True)
+    os.mkfifo(tmp_path / "state" / "memtui" / "history")  # open() would block a worker for good
+    app = build_app("--demo", "--no-watch", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await wait_until(
+            pilot,
+            lambda: any("history" in str(note.message) for note in app._notifications),
+        )
+        notice = next(str(n.message) for n in app._notifications if "history" in str(n.message))
+        assert "not a regular file" in notice
+        await app.workers.wait_for_complete()

@@ -32,13 +32,21 @@ def default_history_path() -> Path:
 
 def read_history(path: Path) -> list[str]:
     """The stored queries, oldest first (empty when the file is missing or unreadable)."""
+    return load_history(path)[0]
+
+
+def load_history(path: Path) -> tuple[list[str], str | None]:
+    """The stored queries, oldest first, and why the file was not read (None: it was, or it
+    is missing) for a warning."""
     try:
         data = read_small_file(path, MAX_FILE_BYTES, truncate=True)
-    except OSError:
-        return []
+    except (FileNotFoundError, NotADirectoryError):
+        return [], None
+    except OSError as exc:
+        return [], f"query history {path} not read: {exc}"
     lines = data.decode("utf-8", errors="replace").split("\n")[-MAX_QUERIES * 4 :]
     cleaned = [_clean(line) for line in lines]
-    return [line for line in cleaned if line][-MAX_QUERIES:]
+    return [line for line in cleaned if line][-MAX_QUERIES:], None
 
 
 def _clean(query: str) -> str:

@@ -13,7 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
 
-from memtui.core.settings.history import HistoryCursor, read_history, remembered, write_history
+from memtui.core.sanitize import one_line
+from memtui.core.settings.history import HistoryCursor, load_history, remembered, write_history
+from memtui.ui import widths
 from memtui.ui.textual_private import QuietInput
 from memtui.ui.widgets.lines import set_virtual_size
 
@@ -76,16 +78,20 @@ class QueryInput(QuietInput):
 
     @work(thread=True, group="history")
     def _load_history(self, path: Path) -> None:
-        self.post_message(self.HistoryLoaded(read_history(path)))
+        self.post_message(self.HistoryLoaded(*load_history(path)))
 
     class HistoryLoaded(Message):
-        def __init__(self, queries: list[str]) -> None:
+        def __init__(self, queries: list[str], problem: str | None = None) -> None:
             super().__init__()
             self.queries = queries
+            self.problem = problem
+            """Why the history file was not read (a FIFO, a device, too large …), or None."""
 
     def on_query_input_history_loaded(self, message: HistoryLoaded) -> None:
         message.stop()
         self._history = HistoryCursor(message.queries)
+        if message.problem:
+            self.notify(one_line(message.problem, widths.NOTICE), severity="warning", markup=False)
 
     # --- ↑/↓: earlier queries in an empty box, else the results ------------------------------
 
