@@ -52,6 +52,7 @@ def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
         "secret_kinds",
         "load_lines",
         "findings",
+        "session",
     }
     assert payload["counts"] == {
         "duplicates": 6,
@@ -116,3 +117,21 @@ def test_file_text_is_sanitised_and_masked(
         assert code == 0
         assert "\x1b" not in out and "\x07" not in out and token not in out
         assert "ghp_A1" in out
+
+
+def test_health_lists_what_every_session_loads_and_what_a_cap_cuts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    memory = tmp_path / ".claude" / "projects" / "-p" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("".join(f"- fact {n}\n" for n in range(250)))
+    (memory / "topic.md").write_text("## Topic\nread on demand\n")
+    _, out = run(capsys, str(memory), "--json")
+    session = json.loads(out)["session"]
+    index = "".join(f"- fact {n}\n" for n in range(250))
+    loaded = len("".join(f"- fact {n}\n" for n in range(200)))
+    assert session["chars"] == loaded and session["lost_past_cap"] == len(index) - loaded
+    assert [(f["path"], f["load"]) for f in session["files"]] == [("MEMORY.md", "capped")]
+    _, out = run(capsys, str(memory))
+    assert f"Loaded at every session start: {loaded:,} chars ≈" in out
+    assert "Past a cap, never loaded:" in out and "(200 lines / 25,000 bytes)" in out

@@ -98,3 +98,15 @@ async def test_e_asks_the_main_screen_to_edit() -> None:
 
 def test_the_palette_names_it() -> None:
     assert ("Memory health", "health") in {(title, action) for title, _, action in PALETTE_COMMANDS}
+
+
+async def test_the_last_section_is_what_every_session_loads() -> None:
+    app = demo_app("--days", "0")
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_health(pilot, app)
+        listing = screen.query_one(OptionList)
+        prompts = [str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count)]
+        heading = next(i for i, text in enumerate(prompts) if "every session start" in text)
+        assert "chars ≈" in prompts[heading] and "tokens" in prompts[heading]
+        assert "every session, up to a cap" in prompts[heading + 1]
+        assert prompts[heading + 1].rstrip().endswith("MEMORY.md")

@@ -21,6 +21,7 @@ from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
+from memtui.core.places.loads import CHARS_PER_TOKEN, SessionReport, session_report
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 
 
@@ -32,11 +33,14 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     report = check_health(engine)
+    session = session_report(engine.roots)
     show = secret_masker(args, startup.config)
     if args.json:
-        dump_json(health_payload(engine, report, startup.days, show), stream)
+        payload = health_payload(engine, report, startup.days, show)
+        dump_json(payload | {"session": session_payload(session)}, stream)
     else:
         print_report(stream, engine, report, startup.days, show)
+        print("", *(one_line(line, 400) for line in session.lines()), sep="\n", file=stream)
     stream.flush()
     save_cache_after_output(engine)
     return 0 if report.findings else 1
@@ -99,6 +103,22 @@ def health_payload(
             for cut in report.cuts
         ],
         "findings": [finding_payload(engine, finding, show) for finding in report.findings],
+    }
+
+
+def session_payload(session: SessionReport) -> dict[str, Any]:
+    """What every session start loads: the total, then every file that costs or loses some."""
+    return {
+        "chars": session.chars,
+        "tokens_estimate": round(session.chars / CHARS_PER_TOKEN),
+        "lost_past_cap": session.lost,
+        "files": [
+            {"root_label": label, "path": undecodable_bytes_visible(item.path)}
+            | {"load": item.load.value, "chars": item.chars, "loaded": item.loaded}
+            | {"lost": item.lost, "cap": item.cap or None}
+            for label, item in session.files()
+            if item.loaded or item.lost
+        ],
     }
 
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from memtui.core.health.model import HealthReport, LoadCut
     from memtui.core.live.engine import Engine
     from memtui.core.live.roots import MemoryRoot
+    from memtui.core.places.loads import SessionReport
     from memtui.core.places.survey import Survey
     from memtui.core.settings.config_file import SettingValue
     from memtui.startup import Candidate
@@ -172,10 +173,14 @@ class CandidateSurveyed(Message, bubble=False):
 class HealthChecked(Message, bubble=False):
     """The health view's worker finished the checks (`report`), or failed (`error` says why)."""
 
-    def __init__(self, report: HealthReport | None, error: str = "") -> None:
+    def __init__(
+        self, report: HealthReport | None, error: str = "", session: SessionReport | None = None
+    ) -> None:
         super().__init__()
         self.report = report
         self.error = error
+        self.session = session
+        """What every session start loads of the open memory (the view's last section)."""
 
 
 class LoadLinesChecked(Message, bubble=False):

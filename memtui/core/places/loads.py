@@ -187,3 +187,46 @@ def biggest(loads: Iterable[tuple[str, FileLoad]], count: int = 5) -> list[tuple
     """The files that cost a session most (label, file), biggest first."""
     loaded = [item for item in loads if item[1].loaded]
     return sorted(loaded, key=lambda item: (-item[1].loaded, item[0], item[1].path))[:count]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionReport:
+    """What every session start loads of the open roots, for the health view and command."""
+
+    loads: tuple[tuple[str, SessionLoad], ...]
+    """(root label, its session load), in the order of the roots."""
+
+    @property
+    def chars(self) -> int:
+        return sum(load.chars for _, load in self.loads)
+
+    @property
+    def lost(self) -> int:
+        return sum(load.lost for _, load in self.loads)
+
+    def files(self) -> list[tuple[str, FileLoad]]:
+        return [(label, item) for label, load in self.loads for item in load.files]
+
+    def lines(self, count: int = 5) -> list[str]:
+        """The report in words: the total, the biggest contributors, what caps cut off."""
+        several = len(self.loads) > 1
+        name = {True: "{0}/{1}", False: "{1}"}[several]
+        found = [f"Loaded at every session start: {tokens_text(self.chars)} (chars ÷ 4)"]
+        for label, item in biggest(self.files(), count):
+            found.append(
+                f"  {tokens_estimate(item.loaded):>14}  {item.load.words:<27} "
+                + name.format(label, item.path)
+            )
+        cut = [(label, item) for label, item in self.files() if item.lost]
+        if cut:
+            found.append(f"Past a cap, never loaded: {tokens_text(self.lost)}")
+            found.extend(
+                f"  {name.format(label, item.path)}: {item.chars:,} chars, the first "
+                f"{item.loaded:,} load ({item.cap})"
+                for label, item in cut
+            )
+        return found
+
+
+def session_report(roots: Iterable[MemoryRoot]) -> SessionReport:
+    return SessionReport(tuple((root.label, root_load(root)) for root in roots))

@@ -25,6 +25,7 @@ from memtui.core.cite import date_label
 from memtui.core.health.check import check_health
 from memtui.core.health.load_line import cuts_past
 from memtui.core.health.model import Check, Finding, HealthReport
+from memtui.core.places.loads import SessionReport, session_report
 from memtui.core.sanitize import one_line
 from memtui.core.secrets import mask_secrets
 from memtui.ui import messages, render, widths
@@ -56,6 +57,17 @@ def finding_prompt(finding: Finding, mask: Callable[[str], str]) -> Content:
         (f"{indent}  ", ""),
         (one_line(mask(finding.reason), widths.LINE), "$muted"),
     )
+
+
+def session_options(session: SessionReport) -> list[Option]:
+    """The view's last section: what every session start loads, the biggest contributors and
+    what caps cut off (read-only lines, like the section headings)."""
+    heading, *rest = session.lines()
+    options = [Option(Content.styled(heading, "bold $secondary"), disabled=True)]
+    for line in rest:
+        style = "bold $secondary" if not line.startswith(" ") else "$foreground"
+        options.append(Option(Content.styled(one_line(line, widths.LINE), style), disabled=True))
+    return options
 
 
 class HealthScreen(Screen[None]):
@@ -122,10 +134,11 @@ class HealthScreen(Screen[None]):
         """Every check, off the event loop (about half a second on 10,000 entries)."""
         try:
             report = check_health(self.engine)
+            session = session_report(self.engine.roots)
         except Exception as exc:  # a failed check must say so, not take the app down
             self.post_message(messages.HealthChecked(None, f"{type(exc).__name__}: {exc}"))
             return
-        self.post_message(messages.HealthChecked(report))
+        self.post_message(messages.HealthChecked(report, session=session))
 
     @on(messages.HealthChecked)
     def _checked(self, message: messages.HealthChecked) -> None:
@@ -149,9 +162,9 @@ class HealthScreen(Screen[None]):
                 ),
             )
         )
-        self._fill(report)
+        self._fill(report, message.session)
 
-    def _fill(self, report: HealthReport) -> None:
+    def _fill(self, report: HealthReport, session: SessionReport | None = None) -> None:
         mask = self._masked
         options: list[Option] = []
         self.findings = []
@@ -173,6 +186,8 @@ class HealthScreen(Screen[None]):
                         disabled=True,
                     )
                 )
+        if session is not None:
+            options.extend(session_options(session))
         listing = self.query_one("#health-list", OptionList)
         listing.clear_options()
         listing.add_options(options)
