@@ -56,7 +56,7 @@ def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
             str(setup.root),
         ]
         cold = _median_run([*rank, "--no-cache"], environment)
-        settled = settle_cache(setup, CacheFolder(Path(folder) / "memtui"))
+        unsettled = settle_cache(setup, CacheFolder(Path(folder) / "memtui"))
         _run(rank, environment)  # the warming run a user's first call is
         warm = _median_run(rank, environment)
     grep = shutil.which("grep")
@@ -74,21 +74,25 @@ def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
         "runs": RUNS,
         "rank_cold": cold,
         "rank_warm": warm,
-        "cache_settled": settled,
+        "cache_settled": not unsettled,
+        "cache_problems": unsettled,
         "grep_ril": grep_figures,
         "load_average_1m": [load_before, _load_average()],
     }
 
 
-def settle_cache(setup: BenchSetup, folder: CacheFolder) -> bool:
-    """Write the root's cache until a load finds it current; False if it never did."""
+def settle_cache(setup: BenchSetup, folder: CacheFolder) -> list[str]:
+    """Write the root's cache until a load finds it current; why it never did, if it did not
+    (an empty list: settled)."""
+    problems: list[str] = []
     for _ in range(SETTLE_ROUNDS):
         engine = Engine(setup.root, setup.config, today=setup.today, days=setup.days, cache=folder)
         engine.load()
         if not engine.cache_stale:
-            return True
+            return []
         engine.save_cache()
-    return False
+        problems = engine.warnings
+    return problems or ["the cache was still stale after every write"]
 
 
 def _median_run(argv: Sequence[str], environment: dict[str, str]) -> dict[str, float]:
