@@ -249,3 +249,15 @@ async def test_a_history_fifo_is_a_warning_not_a_hang(
         notice = next(str(n.message) for n in app._notifications if "history" in str(n.message))
         assert "not a regular file" in notice
         await app.workers.wait_for_complete()
+
+
+def test_a_theme_fifo_or_device_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    from memtui.ui.themes import load_themes
+
+    os.mkfifo(tmp_path / "pipe.toml")  # reading it blocked the start
+    (tmp_path / "zero.toml").symlink_to("/dev/zero")
+    (tmp_path / "good.toml").write_text("name = 'mine'\nprimary = '#123456'\n", encoding="utf-8")
+    themes = load_themes(tmp_path)
+    assert "mine" in themes.themes
+    assert len(themes.warnings) == 2
+    assert all("not a regular file" in warning for warning in themes.warnings)

@@ -19,6 +19,7 @@ from rich.terminal_theme import TerminalTheme
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
+from memtui.core.reading.small_file import read_small_file
 from memtui.ui.contrast import readable
 
 DEFAULT_THEME = "memtui-dark"
@@ -151,14 +152,14 @@ def theme_from_table(table: dict[str, Any], where: str) -> Theme:
 
 
 def load_theme_file(path: Path) -> Theme:
-    try:
-        if path.stat().st_size > MAX_THEME_FILE_BYTES:
-            raise ThemeFileError(f"{path}: larger than {MAX_THEME_FILE_BYTES // 1024} KB")
-        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    try:  # as every file besides memory is read: a FIFO named *.toml would block the start
+        table = tomllib.loads(read_small_file(path, MAX_THEME_FILE_BYTES).decode("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ThemeFileError(f"{path}: cannot read: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ThemeFileError(f"{path}: invalid TOML: {exc}") from exc
+    except RecursionError:
+        raise ThemeFileError(f"{path}: invalid TOML: nested too deeply") from None
     return theme_from_table(table, str(path))
 
 
