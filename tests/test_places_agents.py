@@ -267,3 +267,25 @@ def test_roots_says_what_memtui_opens_here(
 def test_from_the_file_system_root_nothing_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir("/")
     assert all(item.path.parent != Path("/") or item.scope for item in claude_set(Path("/")).files)
+
+
+def test_memory_bank_outside_a_repository_is_looked_for_here_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(tmp_path, {"deep/er/memory_bank/a.md": "## A\nx\n"})
+    monkeypatch.chdir(tmp_path)
+    assert not [c for c in discover() if c.kind == "memory_bank"]
+    write(tmp_path, {"memory_bank/b.md": "## B\ny\n"})
+    assert [c.path for c in discover() if c.kind == "memory_bank"] == [tmp_path / "memory_bank"]
+
+
+def test_an_import_that_is_not_markdown_makes_no_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        tmp_path,
+        {"proj/CLAUDE.md": "Scripts: @../tools/package.json\n", "tools/package.json": "{}"},
+    )
+    subprocess.run(["git", "init", "-q", str(tmp_path / "proj")], check=True, capture_output=True)
+    monkeypatch.chdir(tmp_path / "proj")
+    assert [(c.path, c.only) for c in discover()] == [(tmp_path / "proj", ("CLAUDE.md",))]

@@ -17,6 +17,7 @@ from pathlib import Path
 from memtui.core.live.roots import folder_label
 from memtui.core.places import claude, instructions
 from memtui.core.places.instructions import InstructionSet, claude_set, gemini_set, grouped
+from memtui.core.reading.file_kind import is_markdown
 from memtui.core.reading.walk import IGNORED_FOLDERS, scan_root
 
 NEAR, REPOSITORY, AGENT, ENVIRONMENT, HOME, OTHER = range(6)
@@ -108,8 +109,13 @@ def _files(names: tuple[str, ...], suffix: str = "") -> Finder:
 
 def _memory_banks(around: Surroundings) -> Iterable[Found]:
     """`memory_bank/` folders anywhere under the repository (a bounded walk that skips tooling
-    folders and symlinks)."""
-    stack = [(around.project, 0)]
+    folders and symlinks); outside a repository, only in the current folder (a walk of the
+    home folder, or of `/`, would cost every start)."""
+    if around.git_root is None:
+        if (around.cwd / "memory_bank").is_dir():
+            yield Found(NEAR, around.cwd / "memory_bank", folder_label(around.cwd) + "-memory_bank")
+        return
+    stack = [(around.git_root, 0)]
     visited = 0
     found: list[Path] = []
     while stack and visited < MEMORY_BANK_FOLDERS:
@@ -137,7 +143,8 @@ def _instruction_roots(
     the agent's own folders a label), the project's closest."""
     project = around.project
     warnings = tuple(found.warnings)
-    for folder, only in grouped((item.path for item in found.files), [*named, project]):
+    memory = (item.path for item in found.files if is_markdown(item.path.name))
+    for folder, only in grouped(memory, [*named, project]):
         if folder in named:
             closeness, label = AGENT, named[folder]
         elif folder == project or project in folder.parents:
