@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.health.check import load_line_cuts
-from memtui.core.live.engine import MAX_SESSION_BOOST, Engine
+from memtui.core.live.engine import Engine
+from memtui.core.live.tuning import MAX_SESSION_BOOST
 from memtui.core.places.loads import root_load
 from memtui.core.search.query import QueryError
 from memtui.ui import messages

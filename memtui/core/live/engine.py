@@ -23,6 +23,7 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.allocator import give_back_memory
 from memtui.core.live.roots import MemoryRoot, folder_label, match_targets
 from memtui.core.live.store import Store
+from memtui.core.live.tuning import Tuning
 from memtui.core.live.warm import RootCaches, entry_order
 from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
 from memtui.core.reading.walk import relative_path
@@ -31,7 +32,6 @@ from memtui.core.search.index import Index
 from memtui.core.search.query import Query, parse_query
 from memtui.core.search.rank import Ranker, elapsed_since
 from memtui.core.search.segment import build_main_segment
-from memtui.core.search.statics import Settings, make_settings
 from memtui.core.search.terms import EntryTerms, collect_terms
 from memtui.core.settings.config import Config
 
@@ -42,9 +42,6 @@ CONTEXT_CACHE_BYTES = 1_000_000
 """Fewer are kept once their arrays pass this (the newest always is): a query matching most of
 50,000 entries holds ~2.4 MB, eight of them were a tenth of the app's memory, and scoring one
 again takes under a millisecond at 50k."""
-
-MAX_SESSION_BOOST = 10.0
-"""The largest session boost a file may get (the smallest is its inverse in the UI, 0 here)."""
 
 
 def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
@@ -112,14 +109,10 @@ class Engine:
         """Held for a whole index build, so a second caller waits for it instead of
         building again."""
         self._index = Index()
-        self._session_boosts: dict[str, float] = {}
-        self._weights: dict[str, float] = dict(config.weights)
-        self._half_life = config.half_life_days
-        self._configured_weights = dict(self._settings().weights)
-        """The config's weights, normalised: what `weights_custom` compares against."""
+        self._tuning = Tuning(config, today)
         self._ranker = Ranker(
             self._index,
-            self._settings(),
+            self._tuning.settings(),
             {
                 store.label: match_targets(root)
                 for store, root in zip(self.stores, self.roots, strict=True)
@@ -308,34 +301,21 @@ class Engine:
     ) -> None:
         """Change factor weights (normalised to sum 1) and/or the recency half-life."""
         with self._lock:
-            if weights:
-                self._weights.update(weights)
-            recency_changed = half_life_days is not None and half_life_days != self._half_life
-            if half_life_days is not None:
-                if half_life_days <= 0:
-                    raise ValueError("half_life_days must be above 0")
-                self._half_life = half_life_days
-            self._ranker.update_settings(self._settings(), statics=recency_changed)
+            recency_changed = self._tuning.change(weights, half_life_days)
+            self._ranker.update_settings(self._tuning.settings(), statics=recency_changed)
             self._contexts = {}
 
     def set_session_boost(self, path: str, factor: float | None) -> None:
         """Multiply every entry of `path` by `factor` for this session (None clears it)."""
         with self._lock:
-            if factor is None:
-                self._session_boosts.pop(path, None)
-            else:
-                if not 0 <= factor <= MAX_SESSION_BOOST:
-                    raise ValueError(
-                        f"session boost must be between 0 and {MAX_SESSION_BOOST:g}, got {factor}"
-                    )
-                self._session_boosts[path] = factor
-            self._ranker.update_settings(self._settings(), statics=False)
+            self._tuning.boost(path, factor)
+            self._ranker.update_settings(self._tuning.settings(), statics=False)
             self._ranker.refresh_paths([path])
             self._contexts = {}
 
     @property
     def session_boosts(self) -> Mapping[str, float]:
-        return dict(self._session_boosts)
+        return self._tuning.session_boosts
 
     @property
     def weights(self) -> Mapping[str, float]:
@@ -345,27 +325,12 @@ class Engine:
     @property
     def half_life_days(self) -> float:
         """The recency half-life in use."""
-        return self._half_life
+        return self._tuning.half_life_days
 
     @property
     def weights_custom(self) -> bool:
         """True when the weights or half-life in use differ from the config's."""
-        weights = self.weights
-        return self._half_life != self.config.half_life_days or any(
-            abs(weights[name] - value) > 1e-9 for name, value in self._configured_weights.items()
-        )
-
-    def _settings(self) -> Settings:
-        """Settings for the weights in use. Normalising them is state, not a problem: the config's
-        own normalisation is reported when it loads, and a change made in the app is shown as
-        `weights: custom`, never as a warning."""
-        return make_settings(
-            self.config,
-            today_ordinal=self.today.toordinal(),
-            weights=self._weights,
-            half_life_days=self._half_life,
-            session_boosts=self._session_boosts,
-        )
+        return self._tuning.custom(self.weights)
 
     # --- searching -------------------------------------------------------------------------
 
