@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from ui_fakes import make_entry, make_hit
 
-from memtui.core.live.engine import MAX_SESSION_BOOST
 from memtui.core.live.roots import MemoryRoot
+from memtui.core.live.tuning import MAX_SESSION_BOOST
 from memtui.core.live.watch import WatchBatch, WatchMode
 from memtui.core.model import Hit
 from memtui.ui.hand_off_flow import wanted_ids
