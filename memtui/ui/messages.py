@@ -1,4 +1,5 @@
-"""The messages the UI passes instead of callbacks.
+"""The messages the UI passes instead of callbacks, each a dataclass (Textual's own messages
+are too: `Message.__post_init__` sets up what a message needs).
 
 Worker → main screen (posted from worker threads with `post_message`, which is thread-safe;
 they do not bubble): the engine loaded, indexed or failed; a search finished or failed; file
@@ -18,6 +19,7 @@ them through the callables it gave them, not through the app.)
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -35,158 +37,136 @@ if TYPE_CHECKING:
     from memtui.ui.handoff import Picked, Purpose
 
 
+@dataclass
 class EngineLoaded(Message, bubble=False):
     """The files are parsed: browsing works; the index is still being built. `session_chars`:
     what the agent loads of the open memory at every session start (`core.places.loads`)."""
 
-    def __init__(self, engine: Engine, session_chars: int = 0) -> None:
-        super().__init__()
-        self.engine = engine
-        self.session_chars = session_chars
+    engine: Engine
+    session_chars: int = 0
 
 
+@dataclass
 class EngineIndexed(Message, bubble=False):
     """The index is built: queries no longer wait for it."""
 
-    def __init__(self, elapsed_ms: float) -> None:
-        super().__init__()
-        self.elapsed_ms = elapsed_ms
+    elapsed_ms: float
 
 
+@dataclass
 class EngineFailed(Message, bubble=False):
     """The memory folder could not be loaded; `error` says why."""
 
-    def __init__(self, error: str) -> None:
-        super().__init__()
-        self.error = error
+    error: str
 
 
+@dataclass
 class SearchDone(Message, bubble=False):
     """Search `generation` finished; `keep_id` is the entry the cursor should stay on."""
 
-    def __init__(self, generation: int, result: RankResult, keep_id: str | None) -> None:
-        super().__init__()
-        self.generation = generation
-        self.result = result
-        self.keep_id = keep_id
+    generation: int
+    result: RankResult
+    keep_id: str | None
 
 
+@dataclass
 class SearchFailed(Message, bubble=False):
     """Search `generation` met a query the user must fix (`error` says how)."""
 
-    def __init__(self, generation: int, error: str) -> None:
-        super().__init__()
-        self.generation = generation
-        self.error = error
+    generation: int
+    error: str
 
 
+@dataclass
 class ChangesApplied(Message, bubble=False):
     """Changed files were re-read into the engine (from the watcher or after editing)."""
 
-    def __init__(self, changes: ChangeSet) -> None:
-        super().__init__()
-        self.changes = changes
+    changes: ChangeSet
 
 
+@dataclass
 class HandOffResolved(Message, bubble=False):
     """The marked (or selected) entries as loaded now, for `purpose`; `text` is what to copy
     (empty for a pick) with `masked` secrets masked; `gone` the ids that are no longer loaded."""
 
-    def __init__(
-        self,
-        purpose: Purpose,
-        picked: tuple[Picked, ...],
-        gone: tuple[str, ...],
-        text: str,
-        masked: int,
-    ) -> None:
-        super().__init__()
-        self.purpose = purpose
-        self.picked = picked
-        self.gone = gone
-        self.text = text
-        self.masked = masked
+    purpose: Purpose
+    picked: tuple[Picked, ...]
+    gone: tuple[str, ...]
+    text: str
+    masked: int
 
 
+@dataclass
 class FileRead(Message, bubble=False):
     """The file viewer's worker read its file: the lines (empty when it could not, `notes` say
     why), the widest line in cells, decoding and size notes, and how many secrets it masked."""
 
-    def __init__(self, lines: list[str], widest: int, notes: tuple[str, ...], masked: int) -> None:
-        super().__init__()
-        self.lines = lines
-        self.widest = widest
-        self.notes = notes
-        self.masked = masked
+    lines: list[str]
+    widest: int
+    notes: tuple[str, ...]
+    masked: int
 
 
+@dataclass
 class WindowChanged(Message, bubble=False):
     """The engine now loads daily notes of the last `days` days (0: every date)."""
 
-    def __init__(self, days: int) -> None:
-        super().__init__()
-        self.days = days
+    days: int
 
 
+@dataclass
 class WeightsApplied(Message, bubble=False):
     """The engine ranks with the new weights: time to rerank."""
 
 
+@dataclass
 class SaveSettings(Message):
     """A screen asks for settings to be saved to the config file in use (bubbles to the app)."""
 
-    def __init__(self, values: Mapping[str, SettingValue], notice: str) -> None:
-        super().__init__()
-        self.values = values
-        self.notice = notice
+    values: Mapping[str, SettingValue]
+    notice: str
 
 
+@dataclass
 class DemoRequested(Message):
     """The 'no memory folder' screen asks for the bundled demo (bubbles to the app)."""
 
 
+@dataclass
 class RootsChosen(Message):
     """The memory-folder picker chose what to open, one root or several (bubbles to the app)."""
 
-    def __init__(self, roots: tuple[MemoryRoot, ...]) -> None:
-        super().__init__()
-        self.roots = roots
+    roots: tuple[MemoryRoot, ...]
 
 
+@dataclass
 class CandidatesFound(Message, bubble=False):
     """The picker's worker discovered the memory folders to offer."""
 
-    def __init__(self, candidates: list[Candidate]) -> None:
-        super().__init__()
-        self.candidates = candidates
+    candidates: list[Candidate]
 
 
+@dataclass
 class CandidateSurveyed(Message, bubble=False):
     """The picker's worker counted what candidate number `index` holds."""
 
-    def __init__(self, index: int, survey: Survey) -> None:
-        super().__init__()
-        self.index = index
-        self.survey = survey
+    index: int
+    survey: Survey
 
 
+@dataclass
 class HealthChecked(Message, bubble=False):
     """The health view's worker finished the checks (`report`), or failed (`error` says why)."""
 
-    def __init__(
-        self, report: HealthReport | None, error: str = "", session: SessionReport | None = None
-    ) -> None:
-        super().__init__()
-        self.report = report
-        self.error = error
-        self.session = session
-        """What every session start loads of the open memory (the view's last section)."""
+    report: HealthReport | None
+    error: str = ""
+    session: SessionReport | None = None
+    """What every session start loads of the open memory (the view's last section)."""
 
 
+@dataclass
 class LoadLinesChecked(Message, bubble=False):
     """The main screen's worker found which loaded entries start or run past a load line:
     entry id -> the cuts it is past (the results' badge, the entry pane's drawn line)."""
 
-    def __init__(self, cuts: Mapping[str, tuple[LoadCut, ...]]) -> None:
-        super().__init__()
-        self.cuts = cuts
+    cuts: Mapping[str, tuple[LoadCut, ...]]
