@@ -65,5 +65,5 @@ def today() -> dt.date:
 
 @pytest.fixture
 def memory_root(tmp_path: Path) -> Path:
-    """A folder holding every layout of the README's "Memory layouts" side by side."""
+    """A folder holding every layout of docs/ranking.md's "Memory layouts" side by side."""
     return layouts.build_all(tmp_path / "root")

@@ -1,4 +1,4 @@
-"""Realistic memory folders, one per layout in the README's "Memory layouts it reads", plus the
+"""Realistic memory folders, one per layout in docs/ranking.md's "Memory layouts it reads", plus the
 quirks real files have.
 
 Written from scratch (never copied from real memory files). Each builder writes its files under

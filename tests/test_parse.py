@@ -1,4 +1,4 @@
-"""Parsing every layout the README lists into entries: titles, exact line ranges, dates, sources."""
+"""Parsing every layout docs/ranking.md lists into entries: titles, line ranges, dates, sources."""
 
 from __future__ import annotations
 

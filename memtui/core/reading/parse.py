@@ -1,6 +1,6 @@
 """Decoded text of one memory file -> its entries, exactly as a user reads their own memory.
 
-One Markdown-aware routine serves every layout (the README section "Memory layouts it reads"
+One Markdown-aware routine serves every layout (docs/ranking.md, "Memory layouts it reads",
 lists them). What the path says is `file_kind`, the Markdown structure `structure`, dates
 `dates` and titles of heading-less blocks `titles`; this module cuts the file into entries:
 

@@ -1,7 +1,7 @@
 """Bytes from disk -> one normalised text, with the problems found on the way.
 
 Decoding rules (memory files are written by agents and may be hostile; see the README section
-"Safe with hostile memory files"):
+"Safe with hostile files"):
 
 * A BOM decides the encoding: UTF-8 (stripped), UTF-16 LE or BE. Without a BOM the text is UTF-8.
 * A NUL byte anywhere in what was read of a file without a UTF-16 BOM means binary: `BinaryFile`

@@ -1,6 +1,6 @@
 """The arithmetic of a score: every formula, for a float or a numpy array alike.
 
-score = clamp01(Σ weight_f · factor_f) × Π multipliers (the README section "How ranking works"
+score = clamp01(Σ weight_f · factor_f) × Π multipliers (docs/ranking.md, "How ranking works",
 documents the same formula for users). The base is in [0, 1]; the score is not clamped, so a
 boosted entry can score above 1 and boosted entries keep the order of their real scores instead
 of tying at a cap.
