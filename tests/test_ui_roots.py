@@ -4,6 +4,7 @@ palette, root labels in the results, root checkboxes in the filters and a root v
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from ui_helpers import (
     write,
 )
 
+from memtui.core.places import claude
 from memtui.ui.app import MemtuiApp
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 from memtui.ui.screens.filters import FiltersScreen
@@ -258,3 +260,24 @@ async def test_open_all_is_offered_only_for_several_folders(
         await surveyed(pilot, app)
         assert "a opens all" not in static_text(app, "#roots-help")
         assert app.screen.check_action("open_all", ()) is False
+
+
+async def test_from_a_folder_with_no_memory_the_picker_offers_other_projects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = tmp_path / "code" / "shop"
+    project.mkdir(parents=True)
+    memory = Path.home() / ".claude" / "projects" / claude.encodings(project)[0] / "memory"
+    write(memory / "MEMORY.md", "## Deploys\n\nBlue-green, never on Fridays.\n")
+    (memory.parent / "s.jsonl").write_text(json.dumps({"cwd": str(project)}) + "\n")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / "empty")
+    app = build_app("--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await surveyed(pilot, app)
+        assert len(shown) == 1 and shown[0].startswith(" claude-other shop-claude 1 ")
+        assert shown[0].endswith("shop (another project)")
+        assert "a opens all" not in static_text(app, "#roots-help")
+        await pilot.press("enter")
+        screen = await wait_loaded(pilot, app)
+        assert screen.engine is not None and [r.path for r in screen.engine.roots] == [memory]

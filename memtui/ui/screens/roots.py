@@ -37,8 +37,10 @@ COLUMNS = (
     ("folder", "folder"),
 )
 """(key, heading) of the table's columns."""
-FIXED_COLUMNS_CELLS = 76
-"""Cells the other columns, their padding and the box take; the folder gets the rest."""
+FIXED_COLUMNS_CELLS = 1 + len("entries") + len("2026-11-26") + 2 * len(COLUMNS) + 7
+OTHER_PROJECT_NOTE = " (another project)"
+"""Cells the fixed columns, every column's padding, the box's border and padding and a scroll
+bar take; the folder gets what the kind and label columns leave of the rest."""
 
 
 def entries_cell(found: Survey | None) -> str:
@@ -58,7 +60,6 @@ class RootsScreen(Screen[None]):
 
     DEFAULT_CSS = """
     RootsScreen { align: center middle; }
-    #roots-box { width: 100%; height: auto; max-height: 90%; }
     #roots-table { height: auto; max-height: 20; margin: 1 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -109,7 +110,9 @@ class RootsScreen(Screen[None]):
         folder (else its encoded name), a set of files with their names."""
         if candidate.other_project:
             where = tilde(candidate.project) if candidate.project else candidate.path.parent.name
-            return middle_cut(f"{where} (another project)", width)
+            if width - len(OTHER_PROJECT_NOTE) < len("~/…/x"):
+                return middle_cut(where + OTHER_PROJECT_NOTE, width)
+            return middle_cut(where, width - len(OTHER_PROJECT_NOTE)) + OTHER_PROJECT_NOTE
         files = f" ({', '.join(candidate.only)})" if candidate.only else ""
         return middle_cut(tilde(candidate.path) + files, width)
 
@@ -133,7 +136,9 @@ class RootsScreen(Screen[None]):
         table.clear()
         self.query_one("#roots-help", Static).update(self._help())
         self.refresh_bindings()
-        width = max(24, self.app.size.width - FIXED_COLUMNS_CELLS)
+        kinds = max((len(candidate.kind) for candidate in self.candidates), default=4)
+        labels = max((len(candidate.label) for candidate in self.candidates), default=5)
+        width = max(12, self.app.size.width - FIXED_COLUMNS_CELLS - max(kinds, 4) - labels)
         for index, candidate in enumerate(self.candidates):
             found = self.surveys.get(index)
             table.add_row(
