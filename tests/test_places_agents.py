@@ -18,7 +18,7 @@ from memtui.cli import main
 from memtui.core.live.roots import MemoryRoot, watches_subfolders
 from memtui.core.live.store import Store
 from memtui.core.places import claude
-from memtui.core.places.instructions import claude_set, imports_of
+from memtui.core.places.instructions import claude_set, gemini_set, imports_of
 from memtui.startup import discover
 
 WORDS = {
@@ -289,3 +289,26 @@ def test_an_import_that_is_not_markdown_makes_no_root(
     subprocess.run(["git", "init", "-q", str(tmp_path / "proj")], check=True, capture_output=True)
     monkeypatch.chdir(tmp_path / "proj")
     assert [(c.path, c.only) for c in discover()] == [(tmp_path / "proj", ("CLAUDE.md",))]
+
+
+def test_gemini_md_files_load_from_the_git_root_down_and_below(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    write(
+        repo,
+        {
+            "GEMINI.md": "root\n",
+            "app/GEMINI.md": "app\n",
+            "app/ui/GEMINI.md": "below\n",
+            "app/node_modules/x/GEMINI.md": "never\n",
+        },
+    )
+    write(tmp_path, {"GEMINI.md": "above the repository: not loaded\n"})
+    monkeypatch.chdir(repo / "app")
+    found = gemini_set(repo / "app", repo)
+    assert [item.path for item in found.files] == [
+        repo / "GEMINI.md",
+        repo / "app" / "GEMINI.md",
+        repo / "app" / "ui" / "GEMINI.md",
+    ]

@@ -7,8 +7,9 @@ Claude Code loads, at the start of every session in folder F: the managed policy
 then from F up through its parents (not `/` itself) `CLAUDE.md`, `.claude/CLAUDE.md` and
 `CLAUDE.local.md`, and F's `.claude/rules/**/*.md`. Every one of them may import more with
 `@path`: relative to the importing file, `~/` for the home folder, at most MAX_IMPORT_HOPS
-hops, never inside a code span or a fenced block. Gemini CLI loads `~/.gemini/GEMINI.md` and the
-`GEMINI.md` files from F up to its git root, with the same `@path` imports.
+hops, never inside a code span or a fenced block. Gemini CLI loads `~/.gemini/GEMINI.md`, the
+`GEMINI.md` files from F up to its git root and those in the folders below F (at most
+GEMINI_FOLDERS folders), with the same `@path` imports.
 
 Nothing here parses entries: this module names files (read with the store's own safe reader,
 capped) and says why each is loaded. A missing import or a cycle is a warning, never an error.
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.core.places.claude import claude_home
-from memtui.core.reading.walk import read_text
+from memtui.core.reading.walk import IGNORED_FOLDERS, read_text
 
 MAX_IMPORT_HOPS = 5
 """Claude Code follows imports this many hops deep (its docs say 4 or 5, by version)."""
@@ -35,6 +36,8 @@ MANAGED_CLAUDE_MD = (
     if sys.platform == "darwin"
     else Path("/etc/claude-code/CLAUDE.md")
 )
+GEMINI_FOLDERS = 200
+"""Folders below the current one Gemini CLI looks into for GEMINI.md (its default limit)."""
 CLAUDE_NAMES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 """Looked for in the folder and each of its parents."""
 _IMPORT = re.compile(r"(?:^|(?<=\s))@((?:~/|\.{1,2}/|/)?[^\s@`]+)")
@@ -198,10 +201,33 @@ def gemini_set(cwd: Path, git_root: Path | None) -> InstructionSet:
     folders = upward(cwd, git_root) if git_root is not None else [Path(os.path.abspath(cwd))]
     base.extend(
         MemoryFile(folder / "GEMINI.md", "project")
-        for folder in reversed(folders)
+        for folder in [*reversed(folders), *_below(folders[0], GEMINI_FOLDERS)]
         if _regular(folder / "GEMINI.md")
     )
     return with_imports(InstructionSet(), _unique(base))
+
+
+def _below(start: Path, limit: int) -> list[Path]:
+    """The folders under `start`, breadth first, at most `limit`: no hidden or tooling folders,
+    no symlinked ones (Gemini CLI scans below the current folder too, within a limit)."""
+    found: list[Path] = []
+    queue = [start]
+    while queue and len(found) < limit:
+        folder = queue.pop(0)
+        try:
+            with os.scandir(folder) as items:
+                children = sorted(
+                    Path(item.path)
+                    for item in items
+                    if item.is_dir(follow_symlinks=False)
+                    and not item.name.startswith(".")
+                    and item.name not in IGNORED_FOLDERS
+                )
+        except OSError:
+            continue
+        found.extend(children[: limit - len(found)])
+        queue.extend(children)
+    return found
 
 
 def _unique(files: Iterable[MemoryFile]) -> list[MemoryFile]:
