@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast, overload
 
@@ -14,13 +15,13 @@ from rich.segment import Segment
 from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
-from memtui.core.model import ChangeSet, Factor, Hit
+from memtui.core.model import ChangeSet, Factor, Hit, Source
 from memtui.core.search.query import FILTER_NAMES
 from memtui.core.settings.config import Config
 from memtui.ui import filters as ui_filters
 from memtui.ui.app import MemtuiApp
 from memtui.ui.editor import editor_command
-from memtui.ui.filters import QueryFilters, split_query, with_filters
+from memtui.ui.filters import QueryFilters, filter_hint, split_query, with_filters
 from memtui.ui.options import AppOptions
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
@@ -310,3 +311,22 @@ def test_root_filters_are_edited_by_the_form() -> None:
     words, filters = split_query("deploy root:work root:~/x* tag:a")
     assert (words, filters.roots) == ("deploy", ["work", "~/x*"])
     assert with_filters("deploy root:work", QueryFilters(roots=["beta"])) == "deploy root:beta"
+
+
+def test_the_placeholder_offers_only_filters_this_memory_has() -> None:
+    long_term = make_entry(0, "t", "b", source=Source.LONG_TERM, path="MEMORY.md", date=None)
+    assert filter_hint([long_term]) == 'search memory…  "exact phrase"  -word'
+    tagged = [
+        make_entry(1, "t", "b", tags=("deploy",), role="ops"),
+        make_entry(2, "t", "b", tags=("deploy", "two words", "billing")),
+        long_term,
+    ]
+    hint = filter_hint(tagged)
+    assert hint.startswith("search memory…  source:daily  tag:deploy  role:ops  after:2026-11-01")
+    assert "source:daily" not in filter_hint([long_term, replace(long_term, id="x")])
+
+
+def test_the_placeholder_never_offers_a_value_that_cannot_be_typed() -> None:
+    hostile = make_entry(1, "t", "b", tags=("a b", "\x1b[31m", "x" * 200), role="two words")
+    hint = filter_hint([hostile])
+    assert "tag:" not in hint and "role:" not in hint and "\x1b" not in hint

@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.binding import Binding, BindingType
 
 PANE_BINDINGS: list[BindingType] = [
-    Binding("slash", "screen.focus_query", "Search", id="pane.focus_query"),
+    Binding("slash", "screen.focus_query", "Search", priority=True, id="pane.focus_query"),
     Binding("e", "screen.edit", "Edit", id="pane.edit"),
     Binding("o", "screen.open_file", "Open", show=False, id="pane.open_file"),
     Binding("y", "screen.copy_entry", "Copy", id="pane.copy_entry"),
@@ -36,11 +36,16 @@ PANE_BINDINGS: list[BindingType] = [
 """Single-letter keys: active while the results or the entry pane has focus."""
 
 MAIN_BINDINGS: list[BindingType] = [
-    Binding("escape", "escape", "Clear", show=False, id="escape"),
+    Binding("escape", "escape", "Clear", show=False, priority=True, id="escape"),
     Binding("f1", "help", "Help", show=False, id="help"),
     Binding("f2", "next_theme", "Theme", show=False, id="next_theme"),
 ]
 """The main screen's own keys: active everywhere on it, the query box included."""
+
+# Keys that move focus (`/`, esc, enter in the query box) are priority bindings: the app runs
+# them as they arrive, before it hands the keys queued behind them (a paste, fast typing) to
+# the focused widget. An ordinary binding runs only after the key has gone through the focused
+# widget, by when those keys were already given to it: the box would never see them.
 
 PICK_BINDINGS: list[BindingType] = [
     Binding("enter", "pick", "Hand off", priority=True, id="pick.accept"),

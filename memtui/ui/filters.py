@@ -8,8 +8,12 @@ piece is a filter here exactly when the ranker reads it as one.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from memtui.core.model import Entry, Source
+from memtui.core.sanitize import one_line
 from memtui.core.search.query import (
     FILTER_NAMES,
     QueryError,
@@ -90,3 +94,51 @@ def date_problem(name: str, value: str) -> str | None:
     except QueryError as exc:
         return str(exc)
     return None
+
+
+SEARCH_HINT = "search memory…"
+HINT_WORD_CHARS = 20
+"""A tag or role longer than this is not offered as an example in the placeholder."""
+SOURCE_HINT_ORDER = (Source.DAILY, Source.LONG_TERM, Source.NOTE)
+
+
+def filter_hint(entries: Iterable[Entry]) -> str:
+    """The query box's placeholder: filters this memory actually has, with real values.
+
+    `source:` only when there is more than one source to choose from, the most used tag and
+    role, and `after:` the first of the newest entry's month; a memory with none of them gets
+    the query syntax instead (never `source:daily` without daily notes).
+    """
+    sources: set[Source] = set()
+    tags: Counter[str] = Counter()
+    roles: Counter[str] = Counter()
+    newest = None
+    for entry in entries:
+        sources.add(entry.source)
+        tags.update(entry.tags)
+        if entry.role:
+            roles[entry.role] += 1
+        if entry.date is not None and (newest is None or entry.date > newest):
+            newest = entry.date
+    parts = [SEARCH_HINT]
+    if len(sources) > 1:
+        chosen = next(source for source in SOURCE_HINT_ORDER if source in sources)
+        parts.append(f"source:{chosen.value}")
+    for name, counts in (("tag", tags), ("role", roles)):
+        word = next((value for value, _ in counts.most_common() if _typeable(value)), None)
+        if word is not None:
+            parts.append(f"{name}:{one_line(word, HINT_WORD_CHARS)}")
+    if newest is not None:
+        parts.append(f"after:{newest.replace(day=1).isoformat()}")
+    if len(parts) == 1:
+        parts += ['"exact phrase"', "-word"]
+    return "  ".join(parts)
+
+
+def _typeable(value: str) -> bool:
+    """A value the user could type after `tag:` as it is: one short printable word."""
+    return (
+        0 < len(value) <= HINT_WORD_CHARS
+        and value.isprintable()
+        and not any(char.isspace() for char in value)
+    )

@@ -104,7 +104,6 @@ def help_rows(app: App[Any], keymap: Mapping[str, str]) -> list[HelpRow]:
     )
     rows = [row(typing, binding, _what(binding)) for binding in _bindings(QueryInput.BINDINGS)]
     rows += [
-        (typing, shown(["enter"]), "go to the results list", ""),
         (typing, shown(["ctrl+a", "ctrl+e"]), "caret to start / end", ""),
         (typing, shown(["ctrl+u", "ctrl+w"]), "delete to start / word", ""),
     ]

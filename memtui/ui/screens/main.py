@@ -215,6 +215,7 @@ class MainScreen(Screen[None]):
             self.request_search(keep_selection=True)
         if self.engine is not None:
             self.save_cache(self.engine)
+            self.query_one(QueryInput).offer_filters(self.engine.loaded_entries)
             # After the build, not beside it: it held the GIL the cold build needs.
             self._idle.add("load lines", partial(self.check_load_lines, self.engine))
 
@@ -334,10 +335,6 @@ class MainScreen(Screen[None]):
         self._idle.key_pressed()  # not between this key and its paint
         self.request_search(keep_selection=False)
 
-    @on(Input.Submitted, "#query")
-    def _query_submitted(self) -> None:
-        self.action_focus_results()
-
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         """Acting on the results (focus leaves the box for them) keeps the query in history."""
         if not isinstance(event.widget, QueryInput):
@@ -428,7 +425,7 @@ class MainScreen(Screen[None]):
         """
         if not showing and self.focused is results:
             self._results_had_focus = True
-            self.query_one(QueryInput).focus()
+            self.query_one(QueryInput).take_focus()
         elif showing and self._results_had_focus:
             self._results_had_focus = False
             if self.focused is self.query_one(QueryInput):
@@ -513,12 +510,14 @@ class MainScreen(Screen[None]):
             actions[move]()
 
     def action_focus_query(self) -> None:
-        self.query_one(QueryInput).focus()
+        self.query_one(QueryInput).take_focus()
 
     def action_focus_results(self) -> None:
+        """Focus the list now (not `focus()`, which queues): `j` typed right behind enter
+        moves in the list instead of landing in the query box."""
         results = self.query_one(ResultsList)
         if results.display:
-            results.focus()
+            self.set_focus(results)
 
     def action_escape(self) -> None:
         if self.options.hand_off:  # `memtui pick`: esc ends, printing nothing
@@ -528,7 +527,7 @@ class MainScreen(Screen[None]):
         if self.focused is query_input and query_input.value:
             query_input.value = ""
         else:
-            query_input.focus()
+            query_input.take_focus()
 
     def action_next_match(self) -> None:
         self.query_one(EntryView).action_next_match()

@@ -3,23 +3,25 @@ walks earlier queries with ↑/↓ while it is empty (kept by `core.settings.his
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
 from textual.message import Message
+from textual.widgets import Input
 
+from memtui.core.model import Entry
 from memtui.core.sanitize import one_line
 from memtui.core.settings.history import HistoryCursor, load_history, remembered, write_history
 from memtui.ui import widths
+from memtui.ui.filters import SEARCH_HINT, filter_hint
 from memtui.ui.textual_private import QuietInput
 from memtui.ui.widgets.lines import set_virtual_size
 
-FILTER_HINT = "search memory…  source:daily  tag:x  role:x  after:2026-11-01"
 PAINT_HOLD_S = 1 / 30
 """The longest a keystroke's echo waits for its results (two frames): a search that takes
 longer (the index still building) shows the typed text first."""
@@ -32,6 +34,14 @@ class QueryInput(QuietInput):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "enter",
+            "screen.focus_results",
+            "go to the results list",
+            show=False,
+            priority=True,  # keys typed right behind it go to the list (see ui.bindings)
+            id="query.to_results",
+        ),
         Binding("down", "down", "next result / newer query", show=False, id="query.down"),
         Binding("up", "up", "previous result / earlier query", show=False, id="query.up"),
         Binding("pagedown", "screen.results('page_down')", show=False, id="query.page_down"),
@@ -53,6 +63,10 @@ class QueryInput(QuietInput):
         Binding("f1", "screen.help", "Help", id="query.help"),
     ]
 
+    EDITING_KEYS: ClassVar[dict[str, str]] = {}
+    """Input's own editing keys (backspace, ctrl+u, ←, …) and their actions, less the keys
+    bound above; filled in below the class."""
+
     _paint_hold: ExitStack | None = None
     """Open while a repaint is held for results (see `hold_paint`)."""
 
@@ -64,7 +78,7 @@ class QueryInput(QuietInput):
         history: Path | None = None,
         roots: Sequence[Path] = (),
     ) -> None:
-        super().__init__(value=value, placeholder=FILTER_HINT, id=id, select_on_focus=False)
+        super().__init__(value=value, placeholder=SEARCH_HINT, id=id, select_on_focus=False)
         self.history_path = history
         """Where earlier queries are kept (None: no history, e.g. tests and screenshots)."""
         self._roots = tuple(roots)
@@ -73,8 +87,38 @@ class QueryInput(QuietInput):
         """The query ↑/↓ put in the box, while it is unedited."""
 
     def on_mount(self) -> None:
+        self.cursor_position = len(self.value)  # `-q deplo`: typing goes on at the end
         if self.history_path is not None:
             self._load_history(self.history_path)
+
+    def on_focus(self) -> None:
+        """Focus coming back (tab, `/`, the list emptying under it) puts the caret at the
+        end, where typing continues; a click places it after this, where it points."""
+        self.cursor_position = len(self.value)
+
+    async def on_key(self, event: events.Key) -> None:
+        """Run an editing key here, in the order it was typed.
+
+        Left to Textual, a binding runs only once its key has bubbled up to the app, after
+        the box has already typed the keys queued behind it: `ab⌫c` typed in one burst gave
+        `ab`, and ctrl+u followed by a paste-fast burst emptied the box.
+        """
+        action = self.EDITING_KEYS.get(event.key)
+        if action is None:
+            return
+        active = self.screen.active_bindings.get(event.key)
+        if active is None or active.node is not self or active.binding.action != action:
+            return  # remapped by [keymap] to something else: the usual way
+        event.stop()
+        event.prevent_default()
+        await self.run_action(action)
+
+    def take_focus(self) -> None:
+        """Focus the box now, the caret at the end: not `focus()`, which waits for its turn
+        in the app's queue, so keys already queued behind the key that asked for it (`/`,
+        esc, a paste) would go to the widget that had focus and be lost to the box."""
+        self.cursor_position = len(self.value)
+        self.screen.set_focus(self)
 
     @work(thread=True, group="history")
     def _load_history(self, path: Path) -> None:
@@ -92,6 +136,23 @@ class QueryInput(QuietInput):
         self._history = HistoryCursor(message.queries)
         if message.problem:
             self.notify(one_line(message.problem, widths.NOTICE), severity="warning", markup=False)
+
+    # --- the placeholder: filters this memory has ---------------------------------------------
+
+    @work(thread=True, exclusive=True, group="filter-hint")
+    def offer_filters(self, entries: Callable[[], Iterable[Entry]]) -> None:
+        """Show, as the placeholder, filters with values from `entries()` (the loaded ones):
+        off the event loop, as it walks every entry."""
+        self.post_message(self.HintReady(filter_hint(entries())))
+
+    class HintReady(Message):
+        def __init__(self, hint: str) -> None:
+            super().__init__()
+            self.hint = hint
+
+    def on_query_input_hint_ready(self, message: HintReady) -> None:
+        message.stop()
+        self.placeholder = message.hint
 
     # --- ↑/↓: earlier queries in an empty box, else the results ------------------------------
 
@@ -158,3 +219,22 @@ class QueryInput(QuietInput):
         hold, self._paint_hold = self._paint_hold, None
         if hold is not None:
             hold.close()
+
+
+def _editing_keys() -> dict[str, str]:
+    taken = {
+        key.strip()
+        for binding in QueryInput.BINDINGS
+        if isinstance(binding, Binding)
+        for key in binding.key.split(",")
+    }
+    return {
+        key.strip(): binding.action
+        for binding in Input.BINDINGS
+        if isinstance(binding, Binding) and not binding.priority
+        for key in binding.key.split(",")
+        if key.strip() not in taken
+    }
+
+
+QueryInput.EDITING_KEYS = _editing_keys()

@@ -1,0 +1,151 @@
+"""Typing continues where the user left off: the caret is at the end of the query whenever the
+box gets it (`-q`, a recalled query, focus coming back), and no key typed after a clear is lost,
+however fast it comes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+from ui_helpers import SIZE, build_app, demo_app, type_query, wait_loaded, wait_until, write
+
+from memtui.core.settings.history import default_history_path, write_history
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.widgets.query import QueryInput
+from memtui.ui.widgets.results import ResultsList
+
+
+async def test_typing_after_dash_q_extends_the_query_at_its_end() -> None:
+    app = demo_app("-q", "deplo")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await pilot.press("y")
+        await wait_until(pilot, lambda: screen.query_text == "deploy")
+        assert screen.query_one(QueryInput).value == "deploy"
+
+
+async def test_typing_after_a_recalled_query_extends_it(isolated_environment: Path) -> None:
+    write_history(default_history_path(), ["stripe key"], roots=[])
+    app = build_app("--demo", "--no-watch", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        box = screen.query_one(QueryInput)
+        await app.workers.wait_for_complete()
+        await pilot.press("up")
+        assert box.value == "stripe key"
+        await pilot.press("s")
+        assert box.value == "stripe keys"
+
+
+async def test_typing_after_focus_comes_back_extends_the_query(tmp_path: Path) -> None:
+    """The list empties under focus, the box takes focus back: `x` gives `quokkax`."""
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "## Other\nnothing to see\n")
+    quokka = write(root / "quokka.md", "## Quokka\nA quokka smiled.\n")
+    app = build_app(str(root), "--days", "0", deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(
+            pilot, lambda: screen.watcher is not None and screen.watcher_mode.value == "watching"
+        )
+        await type_query(pilot, app, "quokka")
+        await pilot.press("ctrl+a", "tab")  # the caret at the start, then the list takes focus
+        assert app.focused is screen.query_one(ResultsList)
+        quokka.unlink()
+        await wait_until(pilot, lambda: isinstance(app.focused, QueryInput), steps=1500)
+        await pilot.press("x")
+        await wait_until(pilot, lambda: screen.query_text == "quokkax")
+
+
+async def test_typing_after_tab_back_to_the_box_extends_the_query() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deplo")
+        await pilot.press("ctrl+a", "tab", "slash", "y")  # caret moved away; focus leaves, returns
+        await wait_until(pilot, lambda: screen.query_text == "deploy")
+
+
+@pytest.mark.parametrize("clear", [["ctrl+u"], ["escape"], ["slash", "ctrl+u"]])
+async def test_a_burst_after_a_clear_is_never_dropped(clear: list[str]) -> None:
+    app = demo_app("-q", "stripe")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        if clear[0] == "slash":
+            await pilot.press("tab")  # from the results, as a user coming back to type
+        burst = list("rollback")
+        await pilot.press(*clear, *burst)  # one call: no pause between the clear and the keys
+        await wait_until(pilot, lambda: screen.query_text == "rollback")
+        assert screen.query_one(QueryInput).value == "rollback"
+
+
+def burst(app: MemtuiApp, keys: list[str]) -> None:
+    """Keys queued all at once, as a terminal delivers a paste or fast typing in one read:
+    nothing runs between them (`pilot.press` waits for the app to idle after each key)."""
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app.post_message(event)
+
+
+@pytest.mark.parametrize(
+    "clear", [["slash", "ctrl+u"], ["slash"], ["escape"], ["escape", "ctrl+u"]]
+)
+async def test_keys_queued_right_behind_a_focus_change_or_clear_go_to_the_box(
+    clear: list[str],
+) -> None:
+    """From the results: `/` (or esc), ctrl+u, then a burst, all queued before any runs."""
+    app = demo_app("-q", "stripe")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await pilot.press("tab")
+        assert isinstance(app.focused, ResultsList)
+        burst(app, [*clear, "ctrl+u", *"rollback"])
+        await wait_until(pilot, lambda: screen.query_text == "rollback")
+        assert isinstance(app.screen, MainScreen) and not screen.pane.revealed
+
+
+async def test_keys_queued_right_behind_enter_go_to_the_list() -> None:
+    app = demo_app("-q", "stripe")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        results = screen.query_one(ResultsList)
+        burst(app, ["enter", "j", "j"])
+        await wait_until(pilot, lambda: results.cursor == 2)
+        assert screen.query_text == "stripe"
+
+
+@pytest.mark.parametrize(
+    ("keys", "typed"),
+    [
+        (["a", "b", "backspace", "c"], "ac"),
+        (["a", "b", "ctrl+u", "c", "d"], "cd"),
+        (["a", "b", "left", "x"], "axb"),
+        (["a", "b", "ctrl+w", "z"], "z"),
+    ],
+)
+async def test_editing_keys_in_a_burst_act_in_the_order_they_were_typed(
+    keys: list[str], typed: str
+) -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        burst(app, keys)
+        await wait_until(pilot, lambda: screen.query_text == typed)
+        await pilot.pause()
+        assert screen.query_one(QueryInput).value == typed
+
+
+async def test_the_placeholder_names_filters_this_memory_has(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", "## Deploys\nship on Tuesdays\n")
+    write(root / "notes/stack.md", "---\ntags: [infra]\n---\n## Stack\npostgres\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        box = screen.query_one(QueryInput)
+        await wait_until(pilot, lambda: "tag:" in str(box.placeholder))
+        assert "tag:infra" in box.placeholder
+        assert "source:daily" not in box.placeholder  # no daily notes here
