@@ -1,7 +1,8 @@
 """Command line entry point: the TUI by default, or as a picker (`pick`); `rank`, `list`,
-`bench`, `roots` and `health` headless.
+`bench`, `roots`, `health` and `cache` headless.
 
-Exit codes: 0 results, 1 no results, 2 usage or input error (message on stderr).
+Exit codes: 0 results (`health`: healthy), 1 no results (`health`: findings), 2 usage or input
+error (message on stderr).
 The top layer: it parses arguments and hands them to `memtui.commands`. Each command is
 imported only when it runs, so `memtui rank` never loads Textual.
 """
@@ -12,8 +13,9 @@ import argparse
 import datetime as dt
 import os
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memtui import __version__
 from memtui.core.sanitize import one_line, visible
@@ -22,11 +24,45 @@ from memtui.errors import UsageError
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
-SUBCOMMANDS = ("rank", "list", "bench", "roots", "health", "pick", "cache")
+COMMANDS = {
+    "rank": ("rank QUERY [ROOT…]", "rank entries for a query and print them"),
+    "list": ("list [ROOT…]", "list loaded entries and skipped files"),
+    "pick": ("pick [ROOT…]", "the app as a picker: prints what you choose"),
+    "health": ("health [ROOT…]", "duplicates, stale, secrets, unloaded entries"),
+    "roots": ("roots", "the memory folders found from here"),
+    "cache": ("cache", "the start-up cache (--clear removes it)"),
+    "bench": ("bench [ROOT]", "how fast memtui loads, reranks and updates"),
+}
+"""Every subcommand: its usage and what it does, for `memtui --help`."""
+SUBCOMMANDS = tuple(COMMANDS)
+
+RANK_EPILOG = """\
+QUERY: without -q, the first positional is the query and the rest are ROOTs, as with rg and \
+grep; with -q QUERY, every positional is a ROOT. So `memtui rank ./memory` searches for \
+"./memory" (in the default folder): to search a folder, name the query first, \
+`memtui rank deploy ./memory`, or use -q.
+exit codes: 0 results, 1 no results, 2 usage or input error."""
+
+HEALTH_EPILOG = """\
+exit codes, like a linter's: 0 healthy (no findings), 1 findings listed, 2 usage or input \
+error. So `memtui health && echo ok` prints ok only for healthy memory."""
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help, keeping the line breaks of descriptions and epilogs (lines still wrap)."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(
+            textwrap.fill(line, width, initial_indent=indent, subsequent_indent=indent + "  ")
+            for line in text.splitlines()
+        )
 
 
 class Parser(argparse.ArgumentParser):
     """argparse, but what it prints (usage errors quote the arguments) is made visible first."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(formatter_class=Formatter, **kwargs)
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         super()._print_message(visible(message), file)
@@ -47,6 +83,24 @@ def non_negative_int(value: str) -> int:
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be >= 0, got {number}")
     return number
+
+
+def take_rank_query(args: argparse.Namespace) -> None:
+    """`memtui rank QUERY [ROOT…]`: without `-q`, the first positional is the query (as in `rg`
+    and `grep`); with `-q`, every positional is a ROOT. No guessing from what the word looks
+    like: `memtui rank ./memory` searches for "./memory" in the default folder, and says so on
+    stderr when a folder of that name exists."""
+    if args.query is not None:
+        return
+    if not args.roots:
+        raise UsageError("no query: memtui rank QUERY [ROOT…] (or -q QUERY)")
+    args.query = args.roots.pop(0)
+    if os.path.isdir(args.query):
+        print(
+            f"memtui: searching for {one_line(args.query, 200)!r}; to search that folder: "
+            f"memtui rank QUERY {one_line(args.query, 200)}",
+            file=sys.stderr,
+        )
 
 
 def add_common(parser: argparse.ArgumentParser, *, several: bool = True) -> None:
@@ -104,8 +158,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="memtui",
         description="Search, rank and explain what your AI agent remembers.",
-        epilog="Subcommands: memtui rank -q QUERY | memtui list | memtui bench | memtui roots "
-        "| memtui health | memtui pick (see --help)",
+        epilog="commands (memtui COMMAND --help for each):\n"
+        + "\n".join(f"  memtui {usage:<20} {what}" for usage, what in COMMANDS.values()),
     )
     add_common(parser)
     add_app_options(parser)
@@ -116,8 +170,14 @@ def build_tui_parser() -> argparse.ArgumentParser:
 def build_parser(command: str) -> argparse.ArgumentParser:
     parser = Parser(prog=f"memtui {command}")
     if command == "rank":
+        parser.usage = (
+            "memtui rank [options] QUERY [ROOT ...]   (or: memtui rank -q QUERY [ROOT ...])"
+        )
         parser.description = "Rank entries for a query and print them."
-        parser.add_argument("-q", "--query", required=True, help="the query")
+        parser.epilog = RANK_EPILOG
+        parser.add_argument(
+            "-q", "--query", default=None, help="the query (then every positional is a ROOT)"
+        )
         add_common(parser)
         parser.add_argument(
             "-n", type=non_negative_int, default=5, help="how many results (0 = all)"
@@ -151,6 +211,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
             "Memory health: near-duplicates, superseded and stale entries, secrets, and entries "
             "past what the agent loads at session start. Read-only."
         )
+        parser.epilog = HEALTH_EPILOG
         add_common(parser)
         parser.add_argument("--json", action="store_true", help="machine-readable output")
         parser.add_argument("--reveal-secrets", action="store_true", help="do not mask secrets")
@@ -168,7 +229,7 @@ def build_parser(command: str) -> argparse.ArgumentParser:
             "--format",
             choices=("cite", "md", "json"),
             default="md",
-            help="cite: path:start–end per line; md: each entry quoted under its citation "
+            help="cite: path:start-end per line; md: each entry quoted under its citation "
             "(default); json: rank --json's result fields",
         )
         parser.add_argument(
@@ -202,8 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args_list and args_list[0] in SUBCOMMANDS:
             command = args_list[0]
-            args = build_parser(command).parse_args(args_list[1:])
+            # intermixed: `memtui rank deploy --days 0 ./memory` takes ./memory as a ROOT too
+            args = build_parser(command).parse_intermixed_args(args_list[1:])
             if command == "rank":
+                take_rank_query(args)
                 from memtui.commands.rank import run_rank
 
                 return run_rank(args)

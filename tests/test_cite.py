@@ -22,7 +22,7 @@ ENTRY = make_entry(1, "Deploy checklist", "1. CI green\n\n2. Tag it")
 @pytest.mark.parametrize(
     ("start", "end", "expected"),
     [
-        (6, 9, "MEMORY.md:6–9"),
+        (6, 9, "MEMORY.md:6-9"),
         (6, 6, "MEMORY.md:6"),
     ],
 )
@@ -43,7 +43,7 @@ def test_the_citation_line_gives_date_and_source(
     date: dt.date | None, time: dt.time | None, source: Source, expected: str
 ) -> None:
     entry = replace(ENTRY, date=date, time=time, source=source)
-    span = f"a.md:{entry.line_start}–{entry.line_end}"
+    span = f"a.md:{entry.line_start}-{entry.line_end}"
     assert cite.citation_line("a.md", entry) == f"{span} {expected}"
 
 
@@ -57,10 +57,10 @@ def test_markdown_quotes_each_entry_under_its_citation_line() -> None:
         "memory/2026-11-20.md", replace(ENTRY, line_start=3, line_end=3), "one line"
     )
     assert cite.markdown([first, second]) == (
-        "MEMORY.md:6–9 (undated, long_term)\n\n> ## Deploy\n>\n> step one\n\n"
+        "MEMORY.md:6-9 (undated, long_term)\n\n> ## Deploy\n>\n> step one\n\n"
         f"memory/2026-11-20.md:3 ({ENTRY.date}, daily)\n\n> one line"
     )
-    assert cite.citations([first, second]) == "MEMORY.md:6–9\nmemory/2026-11-20.md:3"
+    assert cite.citations([first, second]) == "MEMORY.md:6-9\nmemory/2026-11-20.md:3"
 
 
 def test_hostile_names_and_text_are_handed_on_in_visible_form() -> None:

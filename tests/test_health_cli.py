@@ -32,7 +32,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 
 def test_the_demo_lists_one_of_each_with_reasons(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "--demo", "--days", "0")
-    assert code == 0
+    assert code == 1
     for expected in DEMO_FINDINGS_SHOWN:
         assert expected in out
 
@@ -40,7 +40,7 @@ def test_the_demo_lists_one_of_each_with_reasons(capsys: pytest.CaptureFixture[s
 def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     code, out = run(capsys, "--demo", "--days", "0", "--json")
     payload: dict[str, Any] = json.loads(out)
-    assert code == 0
+    assert code == 1
     assert set(payload) == {
         "roots",
         "today",
@@ -94,10 +94,10 @@ def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert secret["details"] == {"GitHub token": 1}
 
 
-def test_a_clean_folder_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_clean_folder_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "MEMORY.md").write_text("# Memory\n\n## One\n\nOnly one fact here.\n")
     code, out = run(capsys, str(tmp_path))
-    assert code == 1
+    assert code == 0
     assert "No findings" in out
 
 
@@ -114,7 +114,7 @@ def test_file_text_is_sanitised_and_masked(
         (tmp_path / f"{day}.md").write_text(f"# {day}\n\n## {title}\n\n{body}\n")
     for args in ((), ("--json",)):
         code, out = run(capsys, str(tmp_path), "--days", "0", *args)
-        assert code == 0
+        assert code == 1
         assert "\x1b" not in out and "\x07" not in out and token not in out
         assert "ghp_A1" in out
 

@@ -142,7 +142,7 @@ def test_a_non_utf8_folder_reads_the_same_in_root_and_root_label(
         (folder / "MEMORY.md").write_text("## Cafe opening hours\nThe cafe opens at eight.\n")
     query = ["-q", "cafe"] if command == "rank" else []
     result = run_memtui(command, str(latin1), str(other), *query, "--days", "0", "--json")
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == (1 if command == "health" else 0), result.stderr  # duplicates
     payload = json.loads(result.stdout)
     items = [
         item

@@ -28,7 +28,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.handoff import HandOff
 from memtui.ui.options import HandOffMode
 
-CITATION_LINE = re.compile(r"^(\S.*):(\d+)(?:–(\d+))? \((.+), (long_term|daily|note)\)$")
+CITATION_LINE = re.compile(r"^(\S.*):(\d+)(?:-(\d+))? \((.+), (long_term|daily|note)\)$")
 
 
 def picker(*argv: str, multi: bool = False) -> MemtuiApp:
@@ -76,7 +76,7 @@ async def test_enter_hands_on_the_marked_entries_in_every_format(tmp_path: Path)
 
     cited = printed(handed, "cite").splitlines()
     assert cited == [
-        f"MEMORY.md:{hit.entry.line_start}–{hit.entry.line_end}" for hit in (second, first)
+        f"MEMORY.md:{hit.entry.line_start}-{hit.entry.line_end}" for hit in (second, first)
     ]
     markdown = printed(handed, "md")
     headings = [line for line in markdown.splitlines() if CITATION_LINE.match(line)]
@@ -86,7 +86,8 @@ async def test_enter_hands_on_the_marked_entries_in_every_format(tmp_path: Path)
     payload = json.loads(printed(handed, "json"))
     ranked = rank_json("-q", "deploy", str(root))
     rank_result = ranked["results"][0]
-    assert [list(item) for item in payload["results"]] == [list(rank_result)] * 2
+    assert [list(item) for item in payload["results"]] == [[*rank_result, "text"]] * 2
+    assert all(item["text"].startswith("## ") for item in payload["results"])
     assert [item["rank"] for item in payload["results"]] == [2, 1]
     assert payload["query"] == "deploy" and payload["roots"] == ranked["roots"]
 
@@ -180,5 +181,5 @@ def test_the_real_picker_prints_only_the_choice_to_stdout(tmp_path: Path) -> Non
     headings = [line for line in written.decode().splitlines() if CITATION_LINE.match(line)]
     top = rank_json("-q", "deploy", "--demo", "-n", "2")["results"]
     assert [line.split(" (")[0] for line in headings] == [
-        f"{hit['path']}:{hit['line_start']}–{hit['line_end']}" for hit in top
+        f"{hit['path']}:{hit['line_start']}-{hit['line_end']}" for hit in top
     ]

@@ -43,7 +43,7 @@ def test_explain_lines(memory_root: Path, capsys: pytest.CaptureFixture[str]) ->
         assert f"\n       {name}" in out
     assert "term 'deploy': weight" in out
     assert "base " in out and "score " in out
-    assert "behind #1 by:" in out
+    assert "vs #1: " in out
 
 
 def test_json_output(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,6 +65,7 @@ def test_json_output(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> N
         "date",
         "source",
         "excerpt",
+        "matches",
     }
     assert first["root"] == str(memory_root) and first["root_label"] == "root"
     assert first["rank"] == 1
@@ -99,7 +100,7 @@ def test_no_results_explains(memory_root: Path, capsys: pytest.CaptureFixture[st
     assert code == 1
     assert "No results" in out
     assert "zzqqxx" in out
-    assert "not loaded (try --days 0)" in out
+    assert "older than 3 days (try --days 0)" in out
     assert "Try fewer or broader terms" in out
 
 

@@ -268,7 +268,7 @@ async def test_copy_citation_uses_the_clipboard() -> None:
         await pilot.press("enter", "Y")
         assert screen.result is not None
         top = screen.result.hits[0].entry
-        cited = f"{top.path}:{top.line_start}–{top.line_end}"
+        cited = f"{top.path}:{top.line_start}-{top.line_end}"
         await wait_until(pilot, lambda: app.clipboard == cited)
         await pilot.press("y")
         await wait_until(pilot, lambda: app.clipboard.startswith(cited + " ("))

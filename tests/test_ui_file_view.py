@@ -58,7 +58,7 @@ async def test_o_shows_the_whole_file_scrolled_to_the_entry_with_its_lines_marke
         assert "␛]0;title␇" in "\n".join(shown) and not has_unsafe("\n".join(shown))
         assert SECRET not in "\n".join(shown)
         header = str(app.screen.query_one("#file-header").render())
-        assert f"MEMORY.md:{first}–{last}" in header and "1 secret masked" in header
+        assert f"MEMORY.md:{first}-{last}" in header and "1 secret masked" in header
 
         quokka_line = next(y for y, line in enumerate(shown) if "The quokka smiles" in line)
         lit = [

@@ -103,7 +103,7 @@ async def test_marks_follow_entries_across_reranks_and_copy_in_marking_order(
         await wait_until(pilot, lambda: len(clipboard_payloads) == 1)
         entries = {hit.entry.id: hit.entry for hit in screen.result.hits}
         cited = [
-            f"{entries[entry_id].path}:{entries[entry_id].line_start}–{entries[entry_id].line_end}"
+            f"{entries[entry_id].path}:{entries[entry_id].line_start}-{entries[entry_id].line_end}"
             for entry_id in (first, second)
         ]
         copied = clipboard_payloads[0]
@@ -200,7 +200,7 @@ async def test_a_citation_of_a_file_name_that_is_not_utf8_is_copied_visibly(
         await wait_loaded(pilot, app)
         await pilot.press("tab", "Y")  # used to raise UnicodeEncodeError and end the app
         await wait_until(pilot, lambda: bool(clipboard_payloads))
-        assert clipboard_payloads == ["caf\\xe9.md:1–3"]
+        assert clipboard_payloads == ["caf\\xe9.md:1-3"]
         assert app.is_running and isinstance(app.screen, MainScreen)
         # The app's one choke point, whoever copies: escapes and stray bytes made visible.
         app.copy_to_clipboard("a\x1b]0;x\x07b " + os.fsdecode(b"\xe9") + "\x9b\n\tc")

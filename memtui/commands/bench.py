@@ -21,6 +21,7 @@ from memtui.bench.corpus import write_corpus
 from memtui.bench.keystrokes import read_queries
 from memtui.bench.runner import BenchSetup, run_benchmark
 from memtui.commands.common import startup_from_args
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line
 from memtui.errors import UsageError
 
@@ -103,7 +104,8 @@ def human_report(report: dict[str, Any]) -> str:
         "synthetic corpus" if report["corpus"] == "synthetic" else one_line(report["corpus"], 200)
     )
     rows = [
-        f"memtui bench · {corpus} · {report['entries']:,} entries in {report['files']:,} files"
+        f"memtui bench · {corpus} · {plural(report['entries'], 'entry', 'entries')} in "
+        f"{plural(report['files'], 'file')}"
         f" · today {report['today']}",
         "",
         f"  {'load (read + parse + index)':<32}{report['load_ms']:>10.1f} ms",
@@ -111,7 +113,8 @@ def human_report(report: dict[str, Any]) -> str:
         f"  {'rerank per keystroke':<32}{latency(report['rerank_ms'])}"
         f"   max {report['rerank_ms']['max']:.3f} ms"
         f"   (on CPU p95 {report['rerank_cpu_ms']['p95']:.3f} ms;"
-        f" {report['keystrokes']} keystrokes, {len(report['queries'])} queries)",
+        f" {plural(report['keystrokes'], 'keystroke')},"
+        f" {plural(len(report['queries']), 'query', 'queries')})",
         f"  {'naive scan (seeds)':<32}{latency(report['baselines']['naive'])}"
         f"   memtui {report['speedup_vs_naive']}× faster at p95",
         f"  {'SQLite FTS5 prefix + bm25':<32}{latency(report['baselines']['fts5'])}"

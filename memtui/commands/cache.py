@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
 from memtui.core.cache.folder import CachedRootInfo, CacheFolder
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 from memtui.startup import tilde
 
@@ -53,7 +54,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
         return 0
     print(
-        f"memtui cache · {where} · {len(items)} root{'' if len(items) == 1 else 's'} · "
+        f"memtui cache · {where} · {plural(len(items), 'root')} · "
         f"{human_size(total)} (the {folder.keep} most recently used are kept)",
         file=stream,
     )
@@ -64,7 +65,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if item.root
             else (f"(unreadable: {one_line(item.problem or '', 200)})")
         )
-        note = f" ({item.entries:,} entries)" if item.root else ""
+        note = f" ({plural(item.entries, 'entry', 'entries')})" if item.root else ""
         if item.root and item.problem:
             note += f", {one_line(item.problem, 100)}: rebuilt on its next start"
         print(

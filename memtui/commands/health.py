@@ -1,9 +1,9 @@
 """`memtui health [ROOT…]`: near-duplicates, superseded and stale entries, secrets, and what the
 agent never loads, each finding with its reason. Read-only: fixing is the user's edit.
 
-Exit codes: 0 findings listed, 1 none, 2 usage error. Titles and reasons pass through the
-sanitiser and, unless `--reveal-secrets`, the secret mask; `--json` prints one object (schema
-in the README).
+Exit codes, like a linter's: 0 healthy (no findings), 1 findings listed, 2 usage error. Titles and
+reasons pass through the sanitiser and, unless `--reveal-secrets`, the secret mask; `--json` prints
+one object (schema in the README).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from memtui.core.health.model import Check, Finding, HealthReport
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.places.loads import CHARS_PER_TOKEN, SessionReport, session_report
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 
 
@@ -43,7 +44,7 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print("", *(one_line(line, 400) for line in session.lines()), sep="\n", file=stream)
     stream.flush()
     save_cache_after_output(engine)
-    return 0 if report.findings else 1
+    return 1 if report.findings else 0
 
 
 def _location(engine: Engine, entry: Entry) -> dict[str, Any]:
@@ -126,9 +127,10 @@ def print_report(
     stream: TextIO, engine: Engine, report: HealthReport, days: int, show: Callable[[str], str]
 ) -> None:
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
-    window = "all days" if days == 0 else f"last {days} days"
+    window = "all days" if days == 0 else f"last {plural(days, 'day')}"
     print(
-        f"memtui health · {folders} · {report.entries:,} entries · today {report.today}"
+        f"memtui health · {folders} · {plural(report.entries, 'entry', 'entries')}"
+        f" · today {report.today}"
         f" · {window} · {report.elapsed_ms:.0f} ms",
         file=stream,
     )

@@ -18,6 +18,7 @@ from memtui.commands.output import root_fields, roots_payload, used_note
 from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
 
 
@@ -84,7 +85,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _print_human(
     stream: TextIO, engine: Engine, entries: list[Entry], days: int, show: Any
 ) -> None:
-    window = "all days" if days == 0 else f"last {days} days"
+    window = "all days" if days == 0 else f"last {plural(days, 'day')}"
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
     print(f"{folders} · today {engine.today} · {window}", file=stream)
     current = None
@@ -92,23 +93,19 @@ def _print_human(
         if entry.qualified_path != current:
             current = entry.qualified_path
             print(f"\n{one_line(current, 300)}", file=stream)
-        lines = f"{entry.line_start}–{entry.line_end}"
+        lines = f"{entry.line_start}-{entry.line_end}"
         when = "" if entry.when is None else date_label(entry)
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)
     files = len({entry.qualified_path for entry in entries})
-    summary = f"\n{_count(len(entries), 'entry', 'entries')} in {_count(files, 'file', 'files')}"
+    summary = f"\n{plural(len(entries), 'entry', 'entries')} in {plural(files, 'file')}"
     if engine.hidden_by_window:
-        hidden = _count(engine.hidden_by_window, "daily entry", "daily entries")
+        hidden = plural(engine.hidden_by_window, "daily entry", "daily entries")
         summary += f" · {hidden} outside the window"
     print(summary, file=stream)
     skipped_paths = engine.skipped
     if skipped_paths:
-        print(f"{_count(len(skipped_paths), 'path', 'paths')} skipped:", file=stream)
+        print(f"{plural(len(skipped_paths), 'path')} skipped:", file=stream)
         for skipped in skipped_paths:
             print(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}", file=stream)
-
-
-def _count(number: int, one: str, many: str) -> str:
-    return f"{number:,} {one if number == 1 else many}"

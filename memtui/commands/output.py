@@ -1,13 +1,15 @@
-"""Shared formatting for headless output: excerpts with marked matches, explanations as text/JSON.
+"""Shared formatting for headless output: excerpts and their matches, explanations as text/JSON.
 
-Everything from a file passes through `sanitize.visible` here; markers are added afterwards, so
-file text can never forge or break them.
+Everything from a file passes through `sanitize.visible` here. People see matches wrapped in «»,
+added afterwards so file text can never forge or break them; JSON gives the plain excerpt with
+the matches as offsets beside it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from memtui.core.cite import iso_date
@@ -32,12 +34,31 @@ def matched_tokens(explanation: Explanation) -> set[str]:
     return found
 
 
-def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> str:
-    """~`width` characters of `text` around its first match, matches wrapped in «»."""
+@dataclass(frozen=True, slots=True)
+class Excerpt:
+    """~EXCERPT_CHARS of an entry around its first match, made visible, and where the matches
+    are in it: `[start, end)` offsets in characters (code points) of `text`."""
+
+    text: str
+    matches: tuple[tuple[int, int], ...] = ()
+
+    def marked(self) -> str:
+        """The text with each match wrapped in «», for people."""
+        pieces: list[str] = []
+        cursor = 0
+        for start, end in self.matches:
+            pieces += [self.text[cursor:start], MARK_OPEN, self.text[start:end], MARK_CLOSE]
+            cursor = end
+        return "".join(pieces) + self.text[cursor:]
+
+
+def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> Excerpt:
+    """~`width` characters of `text` around its first match, and the matches' offsets in it."""
     flat = _WHITESPACE.sub(" ", text).strip()
     spans = match_spans(flat, tokens)
     if not spans:
-        return _with_ellipses(flat, 0, min(len(flat), width))
+        end = min(len(flat), width)
+        return Excerpt(visible(flat[:end]) + ("…" if end < len(flat) else ""))
     first = spans[0][0]
     start = max(0, first - width // 3)
     if start:
@@ -47,21 +68,20 @@ def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> str:
     if end < len(flat):
         space = flat.rfind(" ", start, end)
         end = space if space > start + width // 2 else end
-    pieces: list[str] = []
+    shown = "…" if start > 0 else ""
+    matches: list[tuple[int, int]] = []
     cursor = start
     for span_start, span_end in spans:
         if span_end <= start or span_start >= end:
             continue
         span_start, span_end = max(span_start, start), min(span_end, end)
-        pieces.append(visible(flat[cursor:span_start]))
-        pieces.append(MARK_OPEN + visible(flat[span_start:span_end]) + MARK_CLOSE)
+        shown += visible(flat[cursor:span_start])
+        matched = visible(flat[span_start:span_end])
+        matches.append((len(shown), len(shown) + len(matched)))
+        shown += matched
         cursor = span_end
-    pieces.append(visible(flat[cursor:end]))
-    return ("…" if start > 0 else "") + "".join(pieces) + ("…" if end < len(flat) else "")
-
-
-def _with_ellipses(flat: str, start: int, end: int) -> str:
-    return visible(flat[start:end]) + ("…" if end < len(flat) else "")
+    shown += visible(flat[cursor:end]) + ("…" if end < len(flat) else "")
+    return Excerpt(shown, tuple(matches))
 
 
 def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
@@ -87,10 +107,10 @@ def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
         lines.append(f"× {multiplier.factor:g}  {one_line(multiplier.reason, 120)}")
     lines.append(explanation.arithmetic)
     if explanation.gap_to_previous:
-        gaps = ", ".join(
-            f"{name} {gap:+.3f}" for name, gap in explanation.gap_to_previous if abs(gap) >= 0.0005
+        differences = ", ".join(
+            f"{name} {difference:+.3f}" for name, difference in explanation.versus_previous()
         )
-        lines.append(f"behind #{rank - 1} by: {gaps or 'nothing (tie broken by order)'}")
+        lines.append(f"vs #{rank - 1}: {differences or 'the same (tie broken by order)'}")
     lines.extend(f"note: {one_line(note, 160)}" for note in explanation.notes)
     return lines
 
@@ -149,8 +169,10 @@ def result_item(
 
     `hit` is None for an entry the current query does not rank (a pick can hold entries marked
     under an earlier query): its rank and score are null and its excerpt is the body's start.
+    `matches` holds `[start, end)` character offsets of the matches in `excerpt`.
     `show` is the secret masker.
     """
+    found = excerpt(show(entry.body), matched_tokens(hit.explanation) if hit else set())
     item: dict[str, Any] = {
         "rank": hit.rank if hit else None,
         "score": round(hit.score, 6) if hit else None,
@@ -161,7 +183,8 @@ def result_item(
         "title": one_line(show(entry.title), 300),
         "date": iso_date(entry),
         "source": entry.source.value,
-        "excerpt": excerpt(show(entry.body), matched_tokens(hit.explanation) if hit else set()),
+        "excerpt": found.text,
+        "matches": [list(span) for span in found.matches],
     }
     if explain and hit:
         item["explanation"] = explanation_dict(hit.explanation)

@@ -7,10 +7,10 @@ controlling terminal (`/dev/tty`, see `ui.terminal`) whatever stdin and stdout a
 prints only after it has ended, so `memtui pick > out.md`, `memtui pick | cat` and
 `prompt="$(memtui pick -q deploy)"` work; with no terminal at all it is a usage error (exit 2).
 
-Formats: `cite` (one `path:start–end` per line), `md` (each entry quoted under its citation
-line; see `core.cite`) and `json` (`rank --json`'s `results[]` fields). Every format is free of
-control characters and escape sequences but newline and tab; secrets stay masked unless they
-were revealed in the app.
+Formats: `cite` (one `path:start-end` per line), `md` (each entry quoted under its citation
+line; see `core.cite`) and `json` (`rank --json`'s `results[]` fields, plus `text`: the entry as
+`md` quotes it). Every format is free of control characters and escape sequences but newline and
+tab; secrets stay masked unless they were revealed in the app.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from memtui.commands.common import dump_json
 from memtui.commands.output import result_item, roots_payload
 from memtui.commands.tui import create_app
 from memtui.core import cite
+from memtui.core.sanitize import visible
 from memtui.core.secrets import mask_secrets
 from memtui.ui.handoff import HandOff, cited
 from memtui.ui.terminal import OnTheTerminal
@@ -45,18 +46,21 @@ def run_pick(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def write_hand_off(handed: HandOff, form: str, stream: TextIO) -> None:
     """The picked entries in `form` (one of FORMATS), ending with a newline."""
     mask = _masker(handed)
+    items, _ = cited(handed.picked, mask)
     if form == "json":
         payload = {
             "query": handed.query,
             "roots": roots_payload(handed.engine),
             "results": [
-                result_item(handed.engine, item.entry, item.hit, lambda text: mask(text)[0])
-                for item in handed.picked
+                {
+                    **result_item(handed.engine, item.entry, item.hit, lambda text: mask(text)[0]),
+                    "text": visible(one.text),
+                }
+                for item, one in zip(handed.picked, items, strict=True)
             ],
         }
         dump_json(payload, stream)
         return
-    items, _ = cited(handed.picked, mask)
     stream.write((cite.markdown(items) if form == "md" else cite.citations(items)) + "\n")
 
 

@@ -1,8 +1,9 @@
-"""`memtui rank -q QUERY [ROOT]`: the ranker, headless, for people, scripts and agents.
+"""`memtui rank QUERY [ROOT…]` (or `-q QUERY [ROOT…]`, see `cli.take_rank_query`): the ranker,
+headless, for people, scripts and agents.
 
 Exit codes: 0 results, 1 no results (with what matched nothing, did-you-mean and what the date
-window hides), 2 bad input (empty or over-long query, invalid filter date, missing folder).
-Excerpts and titles go through `sanitize` and, unless `--reveal-secrets`, `mask_secrets`.
+window hides), 2 bad input (empty or over-long query, invalid filter date, missing folder). Excerpts
+and titles go through `sanitize` and, unless `--reveal-secrets`, `mask_secrets`.
 """
 
 from __future__ import annotations
@@ -21,9 +22,10 @@ from memtui.commands.output import (
     roots_payload,
     used_note,
 )
-from memtui.core.cite import date_label
+from memtui.core.cite import citation, date_label
 from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line
 from memtui.core.search.query import QueryError, parse_query
 from memtui.errors import UsageError
@@ -33,7 +35,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
     query = str(args.query)
     if not query.strip():
-        raise UsageError("empty query: give words to search for, e.g. -q 'deploy staging'")
+        raise UsageError("empty query: give words to search for, e.g. memtui rank 'deploy staging'")
     try:
         parse_query(query)
     except QueryError as exc:
@@ -60,7 +62,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _hit_excerpt(hit: Hit, show: Any) -> str:
-    return excerpt(show(hit.entry.body), matched_tokens(hit.explanation))
+    return excerpt(show(hit.entry.body), matched_tokens(hit.explanation)).marked()
 
 
 def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
@@ -83,7 +85,7 @@ def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) ->
     for hit in result.hits:
         entry = hit.entry
         when = date_label(entry)
-        location = f"{one_line(entry.qualified_path, 200)}:{entry.line_start}"
+        location = citation(one_line(entry.qualified_path, 200), entry)
         print(
             f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}", file=stream
         )
@@ -117,8 +119,8 @@ def _print_empty(stream: TextIO, result: RankResult, days: int) -> None:
         )
     if result.hidden_by_window:
         print(
-            f"{result.hidden_by_window} daily entries older than {days} days are not loaded "
-            "(try --days 0).",
+            f"Not loaded: {plural(result.hidden_by_window, 'daily entry', 'daily entries')} "
+            f"older than {plural(days, 'day')} (try --days 0).",
             file=stream,
         )
     for note in result.notes:

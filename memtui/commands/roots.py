@@ -182,5 +182,8 @@ def _print_projects(
     for project, found in zip(projects, surveys, strict=True):
         name = tilde(project.project) if project.project else project.name
         newest = found.newest.isoformat() if found.newest else "—"
-        print(f"  {_entries(found):>8} entries  {newest:<10}  {one_line(name, 200)}", file=stream)
+        entries = (
+            f"{_entries(found)} {'entry' if found.entries == 1 and found.complete else 'entries'}"
+        )
+        print(f"  {entries:>14}  {newest:<10}  {one_line(name, 200)}", file=stream)
         print(f"{'':12}{one_line(tilde(project.memory), 300)}", file=stream)

@@ -2,8 +2,9 @@
 
 One home for the formats that the TUI copies (`y`/`Y`) and `memtui pick` prints:
 
-- a citation, `path:start–end` (`path:start` for a one-line entry);
-- Markdown, per entry a line `path:start–end (date, source)`, a blank line, then the entry as
+- a citation, `path:start-end` (`path:start` for a one-line entry), with a plain hyphen that
+  editors, `grep -n`-style tools and `file:line` links read;
+- Markdown, per entry a line `path:start-end (date, source)`, a blank line, then the entry as
   a block quote; entries are separated by a blank line.
 
 Everything from disk passes through `sanitize.visible` here, so what is handed on holds no
@@ -50,15 +51,15 @@ def date_label(entry: Entry) -> str:
 
 
 def citation(where: str, entry: Entry) -> str:
-    """`path:start–end`, the whole line range (`path:start` when the entry is one line)."""
+    """`path:start-end`, the whole line range (`path:start` when the entry is one line)."""
     path = one_line(where, MAX_PATH_CHARS)
     if entry.line_end > entry.line_start:
-        return f"{path}:{entry.line_start}–{entry.line_end}"
+        return f"{path}:{entry.line_start}-{entry.line_end}"
     return f"{path}:{entry.line_start}"
 
 
 def citation_line(where: str, entry: Entry) -> str:
-    """`path:start–end (date, source)`: the line above a quoted entry."""
+    """`path:start-end (date, source)`: the line above a quoted entry."""
     return f"{citation(where, entry)} ({date_label(entry)}, {entry.source.value})"
 
 
@@ -77,5 +78,5 @@ def markdown(items: Iterable[Cited]) -> str:
 
 
 def citations(items: Iterable[Cited]) -> str:
-    """One `path:start–end` citation per line."""
+    """One `path:start-end` citation per line."""
     return "\n".join(citation(item.where, item.entry) for item in items)

@@ -211,6 +211,13 @@ class Explanation:
     gap_to_previous: tuple[tuple[str, float], ...] = ()
     """Per factor (and 'multipliers'), how much this hit trails the hit ranked above."""
 
+    def versus_previous(self) -> list[tuple[str, float]]:
+        """This hit minus the one ranked above it, per factor (and 'multipliers'): negative
+        where it trails. The largest differences first, without those that round to 0.000.
+        What the why pane's `vs #N` row and `rank --explain` both show, so their signs agree."""
+        shown = [(name, -gap) for name, gap in self.gap_to_previous if abs(gap) >= 5e-4]
+        return sorted(shown, key=lambda item: -abs(item[1]))
+
     @property
     def multiplier(self) -> float:
         """The product of the multipliers that fired: score = base × multiplier."""

@@ -31,7 +31,7 @@ PALETTE_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "Copy citation",
-        "Copy path:start–end of the marked entries (else the selected one)",
+        "Copy path:start-end of the marked entries (else the selected one)",
         "copy_citation",
     ),
     ("Boost file", "Boost the selected entry's file for this session", "boost(1)"),

@@ -61,9 +61,10 @@ def display_title(entry: Entry) -> str:
 
 
 def line_range(entry: Entry) -> str:
-    """`path:start–end`, the path led by its root's label when several roots are open."""
+    """`path:start-end`, the path led by its root's label when several roots are open (a plain
+    hyphen, as in the citations memtui hands on)."""
     if entry.line_end > entry.line_start:
-        return f"{entry.qualified_path}:{entry.line_start}–{entry.line_end}"
+        return f"{entry.qualified_path}:{entry.line_start}-{entry.line_end}"
     return f"{entry.qualified_path}:{entry.line_start}"
 
 
@@ -274,15 +275,14 @@ def gap_row(hit: Hit, previous: Hit | None, width: int = 0) -> Content | None:
     that fit in `width`, 0: four)."""
     if previous is None:
         return None
-    gaps = [(name, value) for name, value in hit.explanation.gap_to_previous if abs(value) >= 5e-4]
+    differences = hit.explanation.versus_previous()
     pieces: list[str | tuple[str, str]] = [
         (f"vs #{previous.rank} ", "$muted"),
         (f"−{max(0.0, previous.score - hit.score):.3f}", "bold"),
     ]
     used = len(f"vs #{previous.rank} −0.000")
-    gaps.sort(key=lambda item: -abs(item[1]))
-    for index, (name, value) in enumerate(gaps[:4]):
-        difference = f" {'−' if value > 0 else '+'}{abs(value):.3f}"
+    for index, (name, value) in enumerate(differences[:4]):
+        difference = f" {'−' if value < 0 else '+'}{abs(value):.3f}"
         used += 2 + len(name) + len(difference)
         if width and index and used > width:
             break

@@ -30,6 +30,7 @@ import numpy as np
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
+from memtui.core.plural import plural
 from memtui.core.search.terms import EntryTerms, counted, gathered, pair_chunks
 from memtui.core.search.tokenize import tokens
 
@@ -365,9 +366,9 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
         quoted = tuple(terms.words[w] for w in shown if len(terms.words[w]) <= 20)[:SHOWN_WORDS]
         age = (reference - entry.date).days
         older = (
-            f"{age:,} days old"
+            f"{plural(age, 'day')} old"
             if reference == today
-            else f"{age:,} days older than the newest entry ({reference.isoformat()})"
+            else f"{plural(age, 'day')} older than the newest entry ({reference.isoformat()})"
         )
         findings.append(
             Finding(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from memtui.core.model import Entry
+from memtui.core.plural import plural
 
 Detail = int | float | str | bool | None | tuple[str, ...]
 
@@ -112,10 +113,10 @@ class HealthReport:
         title = SECTION_TITLES[check]
         if count == 0:
             return f"{title} — none"
-        entries = f"{count} entr{'y' if count == 1 else 'ies'}"
+        entries = plural(count, "entry", "entries")
         if check in (Check.DUPLICATES, Check.SUPERSEDED):
             groups = self.groups(check)
-            return f"{title} — {groups} group{'s' if groups != 1 else ''}, {entries}"
+            return f"{title} — {plural(groups, 'group')}, {entries}"
         if check is Check.SECRETS:
             kinds = ", ".join(f"{number} × {kind}" for kind, number in self.secret_counts)
             return f"{title} — {entries} ({kinds})"

@@ -47,7 +47,7 @@ MAIN_HELP = {
     "edit": "open $EDITOR at the entry's line (reloads the file after)",
     "open_file": "the entry's whole file, read-only, scrolled to it",
     "copy_entry": "copy marked entries (else this one) as quotes, cited",
-    "copy_citation": "copy path:start–end of marked entries (else this one)",
+    "copy_citation": "copy path:start-end of marked entries (else this one)",
     "boost": "boost the selected entry's file for this session",
     "penalise": "penalise the selected entry's file for this session",
     "clear_boost": "clear the file's session boost",
