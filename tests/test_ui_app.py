@@ -321,8 +321,8 @@ async def test_theme_key_cycles_and_is_remembered(isolated_config: Path) -> None
         assert app.theme != "memtui-dark"
         saved = (isolated_config / "memtui" / "config.toml").read_text(encoding="utf-8")
         assert f'theme = "{app.theme}"' in saved
-        notices = [str(toast.message) for toast in app._notifications]
-        assert any(f"Theme {app.theme} saved" in notice for notice in notices)  # every save says so
+        shown = notices(app)
+        assert any(f"Theme {app.theme} saved" in notice for notice in shown)  # every save says so
 
 
 async def test_the_theme_goes_to_the_config_file_in_use(

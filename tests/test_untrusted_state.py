@@ -19,6 +19,7 @@ from memtui.core.settings.config import ConfigError, load_config
 from memtui.core.settings.history import MAX_QUERIES, MAX_QUERY_CHARS, read_history
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.keymap import check_keymap
+from memtui.ui.textual_private import notices
 
 ESCAPES = {
     "OSC 52": "\x1b]52;c;SElTVE9SWS1DTElQ\x07",
@@ -244,9 +245,9 @@ async def test_a_history_fifo_is_a_warning_not_a_hang(
         await wait_loaded(pilot, app)
         await wait_until(
             pilot,
-            lambda: any("history" in str(note.message) for note in app._notifications),
+            lambda: any("history" in note for note in notices(app)),
         )
-        notice = next(str(n.message) for n in app._notifications if "history" in str(n.message))
+        notice = next(note for note in notices(app) if "history" in note)
         assert "not a regular file" in notice
         await app.workers.wait_for_complete()
 
