@@ -5,10 +5,9 @@ What is read from disk, and how safely, is `core.reading.walk`; this module deci
 * A hinted file is re-read when its (mtime, size, inode) changed, or when it changed so recently
   that a same-size rewrite within the file system's timestamp granularity could hide (git's
   "racy" rule); folder hints re-read only files whose signature changed.
-* The window hides daily notes dated before `today - days` (0 = no window) without reading
-  them; `hidden_by_window` counts their entries lazily, on first use, with the parser's split
-  alone (`count_entries`: no entries are built). `HISTORY.md` is windowed per entry (it is one
-  long append-only daily log). Long-term files, notes and undated daily notes always load.
+* The date window (`core.live.window`) hides old daily notes without reading them;
+  `hidden_by_window` counts their entries lazily, on first use, with the parser's split alone
+  (`count_entries`: no entries are built).
 
 Every mutation builds new immutable snapshots (`core.live.snapshot`) and swaps them in, so readers
 on other threads always see a consistent version (the engine serialises `apply_changes`/`set_window`
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
 from memtui.core.live.snapshot import PathIndex, Snapshot
+from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
 from memtui.core.reading.file_kind import FileKind, classify
 from memtui.core.reading.parse import count_entries
@@ -147,7 +147,7 @@ class Store:
                 )
             else:
                 entries = self._parsed(path, record)
-                record.hidden = sum(not self._entry_visible(entry, cutoff) for entry in entries)
+                record.hidden = sum(not entry_in_window(entry, cutoff) for entry in entries)
         return record.hidden
 
     def _update_hidden(self, files_before: Mapping[str, _File], touched: set[str]) -> None:
@@ -299,23 +299,10 @@ class Store:
     # --- internals: window ---------------------------------------------------------------------
 
     def _cutoff(self) -> dt.date | None:
-        return None if self.days <= 0 else self.today - dt.timedelta(days=self.days)
+        return window_cutoff(self.days, self.today)
 
     def _in_window(self, record: _File) -> bool:
-        cutoff = self._cutoff()
-        kind = record.kind
-        return (
-            cutoff is None
-            or kind.source is not Source.DAILY
-            or kind.date is None
-            or (kind.date >= cutoff)
-        )
-
-    @staticmethod
-    def _entry_visible(entry: Entry, cutoff: dt.date) -> bool:
-        if entry.source is not Source.DAILY or entry.date is None:
-            return True
-        return entry.date >= cutoff
+        return file_in_window(record.kind, self._cutoff())
 
     def _visible(self, path: str, record: _File) -> tuple[Entry, ...]:
         if not self._in_window(record):
@@ -323,7 +310,7 @@ class Store:
         entries = self._parsed(path, record)
         cutoff = self._cutoff()
         if record.kind.history and cutoff is not None:
-            return tuple(entry for entry in entries if self._entry_visible(entry, cutoff))
+            return tuple(entry for entry in entries if entry_in_window(entry, cutoff))
         return entries
 
     def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
