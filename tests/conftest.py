@@ -12,6 +12,7 @@ import pytest
 
 from memtui.bench import hostile
 from memtui.core.places import instructions
+from memtui.ui import clipboard
 
 TODAY = dt.date(2026, 11, 21)
 
@@ -33,6 +34,7 @@ def isolated_environment(
     monkeypatch.delenv("MEMTUI_DIR", raising=False)
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
     monkeypatch.setattr(instructions, "MANAGED_CLAUDE_MD", base / "managed" / "CLAUDE.md")
+    monkeypatch.setattr(clipboard, "system_tool", lambda: None)  # nor the developer's clipboard
     return base
 
 

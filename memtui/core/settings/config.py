@@ -15,6 +15,7 @@ from typing import Any
 
 from memtui.core.health.settings import HealthSettings, parse_health
 from memtui.core.reading.small_file import read_small_file
+from memtui.core.settings.clipboard import ClipboardSettings, parse_clipboard
 
 FACTOR_NAMES = ("relevance", "source", "recency", "position")
 
@@ -61,6 +62,8 @@ class Config:
     """Thresholds of the memory health checks (`[health]`, see `core.health.settings`)."""
     cache: bool = True
     """Keep what loading computes in `$XDG_CACHE_HOME/memtui/` for a fast next start."""
+    clipboard: ClipboardSettings = field(default_factory=ClipboardSettings)
+    """Where `y`/`Y` hand the copied text (`[clipboard]`, see `core.settings.clipboard`)."""
     source_path: Path | None = None
     """The file this config came from, or None for defaults."""
 
@@ -268,5 +271,6 @@ _FIELDS: dict[str, Callable[[Any, _Checker], Any]] = {
     "keymap": _parse_keymap,
     "boosts": _parse_boosts,
     "health": _parse_health,
+    "clipboard": lambda table, check: parse_clipboard(table, check.fail, check.warn),
 }
 """Each top-level key and the function that validates its value, in the order they are checked."""

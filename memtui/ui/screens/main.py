@@ -41,7 +41,7 @@ from memtui.core.live.watch_roots import RootsWatcher
 from memtui.core.model import Entry, Hit, RankResult
 from memtui.core.sanitize import one_line
 from memtui.core.settings.history import default_history_path
-from memtui.ui import messages, render, search_work, status, widths
+from memtui.ui import clipboard, messages, render, search_work, status, widths
 from memtui.ui.app_link import AppLink
 from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor
@@ -642,12 +642,8 @@ class MainScreen(Screen[None]):
                 HandOff(self.engine, self.query_text, message.picked, self.pane.revealed)
             )
         else:
-            self.app.copy_to_clipboard(message.text)
-            self.app.notify(
-                copied_notice(message.purpose, len(message.picked), message.masked),
-                timeout=2,
-                markup=False,
-            )
+            copied = copied_notice(message.purpose, len(message.picked), message.masked)
+            clipboard.copy(self.app, message.text, copied, self.options.config.clipboard)
 
     @on(ResultsList.MarksChanged)
     def _marks_changed(self) -> None:
