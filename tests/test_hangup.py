@@ -132,16 +132,16 @@ def test_closing_the_terminal_at_any_moment_leaves_nothing_behind(tmp_path: Path
     cases += [(argv, moment, signal.SIGTERM) for argv, moment in TERMINATIONS]
     with ThreadPoolExecutor(max_workers=4) as pool:
         outcomes = list(pool.map(lambda case: end_at(tmp_path, *case), cases))
-    report = {
-        f"{argv[3]} {moment.__name__} {number.name if number else 'hangup'}": outcome
-        for (argv, moment, number), outcome in zip(cases, outcomes, strict=True)
-    }
-    assert all(what == "ended" for what, _ in report.values()), report
-    for (_, moment, number), (_, code) in zip(cases, outcomes, strict=True):
-        if number is not None:
-            assert code == 128 + number, report
-        elif moment is not at_once:
-            assert code in (128 + signal.SIGHUP, -signal.SIGHUP), report
+    problems = []
+    for (argv, moment, number), (what, code) in zip(cases, outcomes, strict=True):
+        case = f"{argv[3]} {moment.__name__} {number.name if number else 'hangup'}"
+        if what != "ended":
+            problems.append(f"{case}: {what}")
+        elif (number is not None and code != 128 + number) or (
+            number is None and moment is not at_once and code not in (129, -signal.SIGHUP)
+        ):
+            problems.append(f"{case}: exit {code}")
+    assert not problems, "\n".join(problems)
 
 
 def test_pick_without_a_terminal_is_a_usage_error(tmp_path: Path) -> None:

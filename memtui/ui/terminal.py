@@ -177,6 +177,8 @@ class OnTheTerminal:
         self.app = app
         self._tty = -1
         self._saved: list[int | None] = []
+        self._terminals: set[int] = set()
+        """Which of fds 0-2 were a terminal before the app (after a hangup: that one)."""
         self._handlers: dict[int, Any] = {}
         self._watchdog: Watchdog | None = None
 
@@ -202,6 +204,8 @@ class OnTheTerminal:
                 self._saved.append(os.dup(fd))
             except OSError:  # closed by the caller (`memtui <&-`)
                 self._saved.append(None)
+            if os.isatty(fd):
+                self._terminals.add(fd)
             os.dup2(self._tty, fd)
         self._watchdog = Watchdog(attributes)
         for number in ENDING_SIGNALS:
@@ -215,8 +219,9 @@ class OnTheTerminal:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> bool:
-        """Put the real stdin, stdout and stderr back. An OSError after a hangup (Textual
-        printing to the vanished terminal) is the hangup, not an error: it is swallowed."""
+        """Put the real stdin, stdout and stderr back (those that were the terminal become
+        /dev/null if it hung up). An OSError after a hangup (Textual printing to the vanished
+        terminal) is the hangup, not an error: it is swallowed."""
         gone = not os.isatty(self._tty)
         watchdog = self._watchdog
         if watchdog is not None:
@@ -232,9 +237,16 @@ class OnTheTerminal:
         for fd, saved in enumerate(self._saved):
             if saved is None:
                 os.close(fd)
+                continue
+            if gone and fd in self._terminals and not os.isatty(saved):
+                # The vanished terminal: /dev/null instead, so that what is still buffered
+                # (a dying thread's traceback) cannot fail the exit with code 120.
+                null = os.open(os.devnull, os.O_RDWR)
+                os.dup2(null, fd)
+                os.close(null)
             else:
                 os.dup2(saved, fd)
-                os.close(saved)
+            os.close(saved)
         os.close(self._tty)
         return isinstance(error, OSError) and gone and self.signalled is not None
 
