@@ -22,6 +22,7 @@ from memtui.core.settings.config import ConfigError, parse_config
 from memtui.ui import clipboard
 from memtui.ui.app import MemtuiApp
 from memtui.ui.clipboard import KNOWN, Tool, detected, notice, run_tool
+from memtui.ui.textual_private import notices
 
 DETECT = clipboard.system_tool
 """The real detection (the conftest replaces it in every test, so no test reaches the
@@ -209,10 +210,6 @@ def copying_app(root: Path, config: str) -> MemtuiApp:
     return build_app(str(root), "--config", str(config_path))
 
 
-def toasts(app: MemtuiApp) -> list[str]:
-    return [str(toast.message) for toast in app._notifications]
-
-
 async def copy_first(pilot: Pilot[Any], app: MemtuiApp, key: str = "y") -> None:
     await wait_loaded(pilot, app)
     await type_query(pilot, app, "deploy")
@@ -227,8 +224,8 @@ async def test_y_reaches_the_detected_tool_and_says_so(
     app = copying_app(tmp_path / "memory", "")
     async with app.run_test() as pilot:
         await copy_first(pilot, app)
-        await wait_until(pilot, lambda: any("wl-copy" in toast for toast in toasts(app)))
-    assert "Copied 1 entry · wl-copy" in toasts(app)
+        await wait_until(pilot, lambda: any("wl-copy" in toast for toast in notices(app)))
+    assert "Copied 1 entry · wl-copy" in notices(app)
     handed = (tmp_path / "clip.out").read_text()
     assert handed == app.clipboard  # the same text went to OSC 52
     assert "Deploy checklist" in handed and "␛" in handed and not has_unsafe(handed)
@@ -242,12 +239,12 @@ async def test_a_failing_tool_is_a_warning_and_osc52_still_goes(
     app = copying_app(tmp_path / "memory", '[clipboard]\ntool = "xclip"\n')
     async with app.run_test() as pilot:
         await copy_first(pilot, app, "Y")
-        await wait_until(pilot, lambda: any("xclip" in toast for toast in toasts(app)))
+        await wait_until(pilot, lambda: any("xclip" in toast for toast in notices(app)))
         assert app.is_running
     assert any(
         toast.startswith("Not copied by xclip (exit 1: Error: Can't open display")
         and "OSC 52" in toast
-        for toast in toasts(app)
+        for toast in notices(app)
     )
     assert app.clipboard.startswith("MEMORY.md:")
 
@@ -256,7 +253,7 @@ async def test_every_route_off_copies_nothing_and_says_so(tools: Path, tmp_path:
     app = copying_app(tmp_path / "memory", '[clipboard]\ntool = "off"\nosc52 = false\n')
     async with app.run_test() as pilot:
         await copy_first(pilot, app)
-        await wait_until(pilot, lambda: any("Nothing copied" in toast for toast in toasts(app)))
+        await wait_until(pilot, lambda: any("Nothing copied" in toast for toast in notices(app)))
     assert app.clipboard == ""
     assert not (tmp_path / "clip.out").exists()
 
@@ -280,9 +277,11 @@ def test_in_a_real_terminal_y_reaches_the_stand_in(tools: Path, tmp_path: Path) 
     argv = [sys.executable, "-m", "memtui", str(root), "--no-watch", "-q", "deploy"]
     terminal = Terminal(argv, env, (110, 30))
     try:
-        terminal.read_until(lambda: b"Deploy" in terminal.output)
+        terminal.read_until(lambda: b"1 match" in terminal.output)
         terminal.settle()
-        terminal.press(b"\t")
+        tabbed = len(terminal.output)
+        terminal.press(b"\t")  # to the results, whose footer offers "space Mark"
+        terminal.read_until(lambda: b"Mark" in terminal.output[tabbed:])
         copied_at = len(terminal.output)
         terminal.press(b"y")
         terminal.read_until(lambda: b"xclip" in terminal.output[copied_at:])
