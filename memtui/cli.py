@@ -85,6 +85,13 @@ def non_negative_int(value: str) -> int:
     return number
 
 
+def parse_command(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Options may stand between positionals (`memtui rank deploy --days 0 ./memory` takes
+    ./memory as a ROOT too); after `--` everything is positional, which Python 3.11's intermixed
+    parsing gets wrong, so it is parsed plainly then."""
+    return parser.parse_args(argv) if "--" in argv else parser.parse_intermixed_args(argv)
+
+
 def take_rank_query(args: argparse.Namespace) -> None:
     """`memtui rank QUERY [ROOT…]`: without `-q`, the first positional is the query (as in `rg`
     and `grep`); with `-q`, every positional is a ROOT. No guessing from what the word looks
@@ -263,8 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args_list and args_list[0] in SUBCOMMANDS:
             command = args_list[0]
-            # intermixed: `memtui rank deploy --days 0 ./memory` takes ./memory as a ROOT too
-            args = build_parser(command).parse_intermixed_args(args_list[1:])
+            args = parse_command(build_parser(command), args_list[1:])
             if command == "rank":
                 take_rank_query(args)
                 from memtui.commands.rank import run_rank

@@ -31,8 +31,8 @@ CITATION = re.compile(r"(\S+\.md):(\S+)")
 ONE_FACT = "# Memory\n\n## Deploy\n\nDeploy after the canary is green.\n"
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main([*argv, "--today", TODAY])
+def run(capsys: pytest.CaptureFixture[str], command: str, *argv: str) -> tuple[int, str, str]:
+    code = main([command, "--today", TODAY, *argv])  # options first: argv may hold `--`
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -87,7 +87,7 @@ def test_health_usage_errors_exit_2_and_help_says_so(
 
 
 def ranked(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str], str]:
-    code, out, err = run(capsys, "rank", *argv, "--json", "-n", "0")
+    code, out, err = run(capsys, "rank", "--json", "-n", "0", *argv)
     results = json.loads(out)["results"] if out else []
     return code, [f"{hit['path']}:{hit['line_start']}" for hit in results], err
 
@@ -108,6 +108,15 @@ def test_rank_takes_the_query_as_its_first_positional_or_after_q(
     root = str(folder(tmp_path))
     code, hits, _ = ranked(capsys, *(root if part == "ROOT" else part for part in argv))
     assert (code, hits) == (0, ["MEMORY.md:3"])
+
+
+@pytest.mark.parametrize("argv", [("--", "-canary", "ROOT"), ("--query=-canary", "ROOT")])
+def test_a_query_that_starts_with_a_dash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]
+) -> None:
+    root = str(folder(tmp_path, "## Deploy\n\nship it\n\n## Canary\n\ncanary first\n"))
+    code, hits, _ = ranked(capsys, *(root if part == "ROOT" else part for part in argv))
+    assert (code, hits) == (0, ["MEMORY.md:1"])
 
 
 def test_rank_with_the_demo_and_no_q(capsys: pytest.CaptureFixture[str]) -> None:
