@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from memtui.core.live.roots import MemoryRoot
 from memtui.core.model import (
     ChangeSet,
     Entry,
@@ -116,6 +117,11 @@ class FakeEngine:
     @property
     def stores(self) -> tuple[FakeStore, ...]:
         return (self.store,)
+
+    @property
+    def roots(self) -> tuple[MemoryRoot, ...]:
+        """The one root, as the load worker reads it to size what a session loads."""
+        return (MemoryRoot("fake", self.store.root),)
 
     def loaded_entries(self) -> list[Entry]:
         return list(self.store.entries_by_id.values())
