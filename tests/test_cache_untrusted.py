@@ -113,3 +113,19 @@ def test_a_same_size_rewrite_with_its_mtime_restored_is_seen(memory_root: Path) 
     warm = cached_engine(memory_root)
     bodies = " ".join(entry.body for entry in warm.loaded_entries())
     assert "unicornss" in bodies and "zebracorn" not in bodies
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root can read a mode-000 folder")
+def test_a_cache_folder_that_cannot_be_read_is_a_warning(
+    memory_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = CacheFolder().folder
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0)
+    try:
+        assert main(["rank", "-q", "deploy", str(memory_root)]) == 0
+        assert "ignored: Permission denied" in capsys.readouterr().err
+        assert main(["cache"]) == 0
+        assert "the folder cannot be read: Permission denied" in capsys.readouterr().out
+    finally:
+        folder.chmod(0o700)

@@ -44,6 +44,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
             {
                 "folder": str(folder.folder),
                 "max_roots": folder.keep,
+                "unreadable": folder.unreadable(),
                 "total_bytes": total,
                 "roots": [_row(item) for item in items],
                 "unfinished_writes": [
@@ -71,7 +72,10 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(
             f"  {human_size(item.size):>9}  {ago(now - item.used):>12}  {shown}{note}", file=stream
         )
-    if not items:
+    problem = folder.unreadable()
+    if problem:
+        print(f"  (the folder cannot be read: {one_line(problem, 100)})", file=stream)
+    elif not items:
         print("  (empty: memtui writes it after it has loaded a memory folder)", file=stream)
     for item in leftovers:
         print(

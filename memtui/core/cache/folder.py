@@ -218,6 +218,16 @@ class CacheFolder:
             item.file.unlink(missing_ok=True)
         self.remove_leftovers()
 
+    def unreadable(self) -> str | None:
+        """Why the cache folder cannot be listed (it exists), or None."""
+        try:
+            with os.scandir(self.folder):
+                return None
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return exc.strerror or str(exc)
+
     def _files(self) -> list[Path]:
         try:
             return [
