@@ -27,6 +27,20 @@ def _regular(info: os.stat_result) -> None:
         raise Unreadable("not a regular file (a FIFO, socket, device or folder): not read")
 
 
+def read_up_to(descriptor: int, count: int, chunk: int = _CHUNK) -> bytes:
+    """At most `count` bytes from an open file, read `chunk` at a time: a size the file claims
+    never allocates more than it holds."""
+    pieces: list[bytes] = []
+    remaining = count
+    while remaining > 0:
+        piece = os.read(descriptor, min(chunk, remaining))
+        if not piece:
+            break
+        pieces.append(piece)
+        remaining -= len(piece)
+    return b"".join(pieces)
+
+
 def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
     """At most `limit` bytes of the regular file at `path`.
 
@@ -53,21 +67,13 @@ def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
         raise Unreadable(f"not readable ({exc.strerror or exc})") from None
     try:
         _regular(os.fstat(descriptor))
-        chunks: list[bytes] = []
-        remaining = limit + 1
-        while remaining > 0:
-            chunk = os.read(descriptor, min(_CHUNK, remaining))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_up_to(descriptor, limit + 1)
     except Unreadable:
         raise
     except OSError as exc:
         raise Unreadable(f"not readable ({exc.strerror or exc})") from None
     finally:
         os.close(descriptor)
-    data = b"".join(chunks)
     if len(data) > limit:
         if not truncate:
             raise Unreadable(f"more than {limit:,} bytes: not read")

@@ -37,6 +37,7 @@ from pathlib import Path
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import is_markdown
 from memtui.core.reading.parse import parse_file
+from memtui.core.reading.small_file import read_up_to
 from memtui.core.reading.text import BinaryFile, Decoded, complete_utf8_prefix, decode
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -297,19 +298,11 @@ def read_bytes(root: Path, path: str) -> tuple[bytes, int] | str:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
             return "not a regular file (FIFO, socket or device): never read"
-        chunks: list[bytes] = []
-        remaining = MAX_FILE_BYTES + 1
-        while remaining > 0:
-            chunk = os.read(descriptor, min(_READ_CHUNK, remaining))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        data = read_up_to(descriptor, MAX_FILE_BYTES + 1, _READ_CHUNK)
     except OSError as exc:
         return f"not readable ({exc.strerror or exc})"
     finally:
         os.close(descriptor)
-    data = b"".join(chunks)
     size = len(data)
     if size > MAX_FILE_BYTES:
         size = max(info.st_size, size)
