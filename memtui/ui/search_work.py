@@ -73,7 +73,7 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     engine = open_engine(options)
     with loading():
         engine.load_store()
-    session = sum(root_load(root).chars for root in engine.roots)
+    session = sum(root_load(root).chars for root in options.open_roots)
     yield messages.EngineLoaded(engine, session)
     with loading():
         engine.build_index()
