@@ -95,3 +95,16 @@ def test_roots_shows_what_each_session_loads(
     assert "The agent loads 27 chars ≈ 7 tokens of it at every session start" in (
         capsys.readouterr().out
     )
+
+
+def test_roots_reports_a_missing_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "CLAUDE.md").write_text("See @docs/gone.md\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["roots", "--json"]) == 0
+    warnings = json.loads(capsys.readouterr().out)["candidates"][0]["warnings"]
+    assert len(warnings) == 1 and "imports @docs/gone.md, which is not a file" in warnings[0]
+    assert main(["roots"]) == 0
+    assert "imports @docs/gone.md" in capsys.readouterr().err

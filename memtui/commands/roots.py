@@ -51,6 +51,7 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
                     "opens": candidate.label in opens,
                     **_numbers(found),
                     "session": _session(load),
+                    "warnings": [one_line(warning, 500) for warning in candidate.warnings],
                 }
                 for candidate, found, load in zip(candidates, surveys, loads, strict=True)
             ],
@@ -69,6 +70,8 @@ def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:
         dump_json(payload, stream)
     else:
         _print_candidates(stream, candidates, surveys, loads, around.cwd, what)
+        for warning in (warning for candidate in candidates for warning in candidate.warnings):
+            print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
         if args.all_claude:
             _print_projects(stream, projects, project_surveys)
     return 0 if candidates or projects else 1
