@@ -35,7 +35,7 @@ running = [
                      stderr=subprocess.PIPE, text=True)
     for argv in commands
 ]
-results = [(p.wait(), *p.communicate()) for p in running]
+results = [(p.returncode, out, err) for p in running for out, err in [p.communicate()]]
 while True:  # the detached cache writers were adopted by this process: wait for each one
     try:
         os.waitpid(-1, 0)
