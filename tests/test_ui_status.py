@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.content import Content
+from ui_helpers import build_app, static_text, wait_loaded, wait_until
 
 from memtui.core.live.watch import WatchMode
 from memtui.core.model import ChangeSet, RankResult
@@ -158,3 +161,18 @@ def test_the_session_cost_is_an_estimate_and_comes_last() -> None:
         session_chars=12_400,
     ).plain
     assert line.endswith("watching · loads ≈3.1k tokens/session")
+
+
+async def test_the_session_cost_follows_the_files(tmp_path: Path) -> None:
+    """The header's session cost is counted again when a file loaded at start changes."""
+    (tmp_path / "MEMORY.md").write_text("## Index\n" + "x" * 400 + "\n")
+    app = build_app(str(tmp_path), deterministic=False)
+    async with app.run_test(size=(160, 30)) as pilot:
+        await wait_loaded(pilot, app)
+        assert "loads ≈102 tokens/session" in static_text(app, "#app-status")
+        (tmp_path / "MEMORY.md").write_text("## Index\n" + "x" * 4000 + "\n")
+        await wait_until(
+            pilot,
+            lambda: "loads ≈1.0k tokens/session" in static_text(app, "#app-status"),
+            steps=1_000,
+        )

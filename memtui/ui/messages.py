@@ -85,6 +85,14 @@ class ChangesApplied(Message, bubble=False):
 
 
 @dataclass
+class SessionCounted(Message, bubble=False):
+    """What the agent loads of the open memory at every session start, counted again after
+    its files changed (characters; `core.places.loads`)."""
+
+    chars: int
+
+
+@dataclass
 class HandOffResolved(Message, bubble=False):
     """The marked (or selected) entries as loaded now, for `purpose`; `text` is what to copy
     (empty for a pick) with `masked` secrets masked; `gone` the ids that are no longer loaded."""

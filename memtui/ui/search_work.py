@@ -73,8 +73,7 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     engine = open_engine(options)
     with loading():
         engine.load_store()
-    session = sum(root_load(root).chars for root in options.open_roots)
-    yield messages.EngineLoaded(engine, session)
+    yield messages.EngineLoaded(engine, session_chars(options))
     with loading():
         engine.build_index()
     yield messages.EngineIndexed((time.perf_counter() - started) * 1000)
@@ -103,6 +102,12 @@ def load_lines(engine: Engine) -> messages.LoadLinesChecked:
     """Which loaded entries start or run past a load line: only that health check (it reads
     just the few files a rule applies to)."""
     return messages.LoadLinesChecked(load_line_cuts(engine))
+
+
+def session_chars(options: AppOptions) -> int:
+    """What the agent loads of the open memory at every session start, in characters (reads
+    only the few files loaded at start)."""
+    return sum(root_load(root).chars for root in options.open_roots)
 
 
 def apply_changes(engine: Engine, paths: list[Path]) -> messages.ChangesApplied:

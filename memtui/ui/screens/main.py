@@ -490,6 +490,17 @@ class MainScreen(Screen[None]):
             self.app.notify(notice, timeout=3, markup=False)
         self._unmark(changes.removed - changes.added)
         self._paint_chrome()
+        self.count_session()
+
+    @work(thread=True, exclusive=True, group="session")
+    def count_session(self) -> None:
+        """Count what every session start loads again, off the event loop (files changed)."""
+        self.post_message(messages.SessionCounted(search_work.session_chars(self.options)))
+
+    @on(messages.SessionCounted)
+    def _session_counted(self, message: messages.SessionCounted) -> None:
+        self.session_chars = message.chars
+        self._paint_chrome()
         self.request_search(keep_selection=True)
         if self.engine is not None:
             self._idle.add("load lines", partial(self.check_load_lines, self.engine))
