@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, cast
 
 import pytest
 from textual.message import Message
-from textual.widgets import Static
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
 
@@ -90,7 +89,7 @@ async def test_a_slow_search_never_paints_over_a_newer_one(tmp_path: Path, fail:
             listed = rows(app)
             assert len(listed) == 1 and "beta plan" in listed[0], listed
             assert screen.result is not None and screen.result.query == FAST
-            assert "1 match" in str(app.screen.query_one("#query-status", Static).render())
+            assert "1 match" in str(app.screen.query_one("#query-status").render())
             assert not screen.query_error and not app.screen.query_one("#banner").display
             pane = screen.pane
             assert pane.hit is not None and pane.hit.entry.title == "beta plan"

@@ -157,3 +157,14 @@ def test_a_file_name_that_does_not_fit_whole_is_left_out_not_cut() -> None:
     hit = make_hit(1, make_entry(0, "A title that takes most of the room", "body"))
     shown = row(hit, 60)
     assert "A title that takes most of the room" in shown and "·" not in shown
+
+
+@pytest.mark.parametrize(("width", "shown"), [(100, "2026-11-01"), (44, "11-01")])
+def test_while_browsing_a_row_shows_its_date_where_the_score_would_be(
+    width: int, shown: str
+) -> None:
+    hit = make_hit(1, make_entry(0, "Deploy", "body"), score=0.27)
+    browsing = row(hit, width, browse=True)
+    assert browsing.startswith(f" 1 {shown} Deploy")
+    assert "0.27" not in browsing and "▆" not in browsing
+    assert "2026-11-01 daily" not in browsing  # no second date column (the path may say it)

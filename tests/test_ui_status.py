@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.content import Content
 from ui_helpers import build_app, static_text, wait_loaded, wait_until
 
@@ -176,3 +178,90 @@ async def test_the_session_cost_follows_the_files(tmp_path: Path) -> None:
             lambda: "loads ≈1.0k tokens/session" in static_text(app, "#app-status"),
             steps=1_000,
         )
+
+
+def test_the_query_status_gives_way_in_its_stated_order() -> None:
+    browsing = result("", 103, browse=True, hidden_by_window=11)
+
+    def shown(cells: int | None) -> str:
+        return status.query_status(browsing, deterministic=False, indexing=False, cells=cells).plain
+
+    assert shown(None) == "103 entries · newest first · 3.1 ms · +11 older hidden (t)"
+    for line in (
+        "103 entries · newest first · +11 older hidden (t)",  # the time goes first
+        "103 entries · newest first · +11 older (t)",  # then the hint's long form
+        "103 entries · newest first",  # then the hint
+        "103 entries",  # the count always stays
+    ):
+        assert shown(len(line)) == line
+
+
+def test_the_header_keeps_the_window_hint_longest() -> None:
+    def shown(cells: int | None) -> str:
+        return status.app_status(
+            entries=103,
+            skipped=0,
+            days=30,
+            window_all=False,
+            hidden=11,
+            mode=WatchMode.WATCHING,
+            session_chars=9_600,
+            cells=cells,
+        ).plain
+
+    assert shown(None).endswith("· watching · loads ≈2.4k tokens/session")
+    for line in (  # each the widest the next one down does not fit in
+        "103 entries · 30 days (+11 older hidden · t shows all) · watching",
+        "103 entries · 30 days (+11 older · t) · watching",
+        "103 entries · 30 days (+11 older · t)",
+        "30 days (+11 older · t)",
+    ):
+        assert shown(len(line)) == line
+
+
+def test_a_watcher_in_trouble_is_never_dropped() -> None:
+    line = status.app_status(
+        entries=103,
+        skipped=2,
+        days=30,
+        window_all=False,
+        hidden=0,
+        mode=WatchMode.ROOT_MISSING,
+        cells=20,
+    )
+    assert line.plain.endswith("root missing")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cells=st.integers(min_value=1, max_value=200),
+    hidden=st.integers(min_value=0, max_value=50_000),
+    skipped=st.integers(min_value=0, max_value=3),
+    marked=st.integers(min_value=0, max_value=3),
+    query=st.sampled_from(["", "deploy"]),
+)
+def test_no_status_line_starts_or_ends_with_a_separator(
+    cells: int, hidden: int, skipped: int, marked: int, query: str
+) -> None:
+    query_line = status.query_status(
+        result(query, 103, browse=not query, hidden_by_window=hidden),
+        deterministic=False,
+        indexing=False,
+        cells=cells,
+    ).plain
+    header = status.app_status(
+        entries=103,
+        skipped=skipped,
+        days=30,
+        window_all=False,
+        hidden=hidden,
+        mode=WatchMode.WATCHING,
+        marked=marked,
+        custom_weights=True,
+        polled=1,
+        session_chars=5000,
+        cells=cells,
+    ).plain
+    for line in (query_line, header):
+        assert not line.rstrip().endswith("·") and not line.lstrip().startswith("·")
+        assert "·  ·" not in line and " · · " not in line

@@ -8,7 +8,17 @@ from pathlib import Path
 
 import pytest
 from textual import events
-from ui_helpers import SIZE, build_app, demo_app, type_query, wait_loaded, wait_until, write
+from ui_helpers import (
+    SIZE,
+    build_app,
+    demo_app,
+    rows,
+    static_text,
+    type_query,
+    wait_loaded,
+    wait_until,
+    write,
+)
 
 from memtui.core.settings.history import default_history_path, write_history
 from memtui.ui.app import MemtuiApp
@@ -149,3 +159,35 @@ async def test_the_placeholder_names_filters_this_memory_has(tmp_path: Path) -> 
         await wait_until(pilot, lambda: "tag:" in str(box.placeholder))
         assert "tag:infra" in box.placeholder
         assert "source:daily" not in box.placeholder  # no daily notes here
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (120, 35), (160, 45)])
+async def test_browse_mode_says_what_it_is(size: tuple[int, int]) -> None:
+    """An empty query lists newest first: the status says so, rows show dates, not scores
+    that go up and down, and the why pane says in one line that nothing is ranked yet."""
+    app = demo_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert "newest first" in static_text(app, "#query-status")
+        first = rows(app)[0]
+        assert first.split()[1] in {"2026-11-21", "11-21"}
+        assert "▆" not in first
+        if size[0] >= 80:  # below 80 the why pane is behind b
+            why = static_text(app, "#breakdown")
+            assert why == "Nothing is ranked yet: newest first until you type a query."
+        await type_query(pilot, app, "deploy")
+        assert "newest first" not in static_text(app, "#query-status")
+        assert "▆" in rows(app)[0]
+        assert screen.result is not None and not screen.result.browse
+
+
+@pytest.mark.parametrize("width", [60, 80, 100, 120, 160, 200])
+async def test_no_status_line_ends_in_a_separator_and_the_window_hint_shows(width: int) -> None:
+    app = demo_app()
+    async with app.run_test(size=(width, 24)) as pilot:
+        await wait_loaded(pilot, app)
+        for line in (static_text(app, "#query-status"), static_text(app, "#app-status")):
+            assert line.strip() and not line.rstrip().endswith("·")
+        shown = static_text(app, "#query-status") + static_text(app, "#app-status")
+        if width >= 80:
+            assert "+11 older" in shown  # the window hint, in one line or the other

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
-from textual.widgets import Static
+from textual.app import App
 from ui_helpers import SIZE, demo_app, type_query, wait_loaded, wait_until
 
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.weights import WeightsScreen
 
 
-def header(app: object) -> str:
-    return str(app.screen.query_one("#app-status", Static).render())  # type: ignore[attr-defined]
+def header(app: App[Any]) -> str:
+    return str(app.screen.query_one("#app-status").render())
 
 
 async def test_weights_are_shown_as_custom_saved_and_reset(isolated_environment: Path) -> None:

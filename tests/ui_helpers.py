@@ -10,7 +10,6 @@ from typing import Any
 from textual.command import Provider
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Static
 
 from memtui.cli import build_tui_parser
 from memtui.commands.tui import create_app
@@ -84,8 +83,8 @@ def detail_lines(app: MemtuiApp) -> list[str]:
 
 
 def static_text(app: MemtuiApp, selector: str) -> str:
-    widget = app.screen.query_one(selector, Static)
-    return str(widget.render())
+    """The text a Static or a status line shows now."""
+    return str(app.screen.query_one(selector).render())
 
 
 def write(path: Path, text: str) -> Path:

@@ -210,6 +210,8 @@ class Explanation:
     """E.g. 'unknown filter foo: treated as a term'."""
     gap_to_previous: tuple[tuple[str, float], ...] = ()
     """Per factor (and 'multipliers'), how much this hit trails the hit ranked above."""
+    browse: bool = False
+    """No query terms: the hit is listed newest first, not by this score."""
 
     def versus_previous(self) -> list[tuple[str, float]]:
         """This hit minus the one ranked above it, per factor (and 'multipliers'): negative
@@ -262,4 +264,6 @@ class RankResult:
     """Did-you-mean words from the vocabulary."""
     hidden_by_window: int = 0
     """Daily entries outside the date window that are not loaded."""
+    browse: bool = False
+    """No query terms (an empty query, or filters only): every match, newest first."""
     notes: tuple[str, ...] = ()

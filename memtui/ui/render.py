@@ -290,10 +290,16 @@ def gap_row(hit: Hit, previous: Hit | None, width: int = 0) -> Content | None:
     return Content.assemble(*pieces)
 
 
+BROWSE_WHY = "Nothing is ranked yet: newest first until you type a query."
+"""The why pane while browsing: the list is not ordered by a score, so none is broken down."""
+
+
 def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0) -> Content:
     """The whole 'why' panel for one hit, compact or expanded; `width` (cells, 0 = unknown)
     lets the raw inputs use the panel's whole width."""
     explanation = hit.explanation
+    if explanation.browse:
+        return Content.styled(BROWSE_WHY, "$muted")
     compact = not expanded
     # room for `value × weight =`? (the prefix counts the two cells before the raw input)
     arithmetic = not width or width >= factor_row_prefix(explanation, compact=compact) - 2

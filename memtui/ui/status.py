@@ -7,6 +7,9 @@ plain text through `one_line`, never as markup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+
 from textual.content import Content
 
 from memtui.core.live.watch import WatchMode
@@ -49,6 +52,49 @@ def title_line(root_label: str, more_found: int = 0) -> Content:
     return title
 
 
+@dataclass(frozen=True)
+class Part:
+    """One piece of a status line: the forms it may take, fullest first, and how early each
+    form gives way when the line is too long (`gives_way[k]`: the higher, the earlier it is
+    left for the next form or, after the last, dropped; 0 or missing: never)."""
+
+    forms: tuple[str, ...]
+    style: str = ""
+    gives_way: tuple[int, ...] = ()
+    glued: bool = False
+    """Joined to the part before by a space, not a separator: `30 days (+11 older · t)`."""
+
+
+def fitted(parts: Sequence[Part], cells: int | None) -> Content:
+    """The parts joined by ` · `, shortened and dropped in their stated order until the line
+    fits `cells` (None: no limit). Dropping a part drops its separator: the line never ends,
+    or starts, with one."""
+    chosen = [0] * len(parts)
+
+    def line() -> Content:
+        pieces: list[str | tuple[str, str]] = []
+        for part, form in zip(parts, chosen, strict=True):
+            if form < len(part.forms):
+                if pieces:
+                    pieces.append(" " if part.glued else SEPARATOR)
+                pieces.append((part.forms[form], part.style))
+        return Content.assemble(*pieces)
+
+    shown = line()
+    while cells is not None and shown.cell_length > cells:
+        movable = [
+            (part.gives_way[form], index)
+            for index, (part, form) in enumerate(zip(parts, chosen, strict=True))
+            if form < len(part.gives_way) and part.gives_way[form] > 0
+        ]
+        if not movable:
+            break
+        _, index = max(movable)
+        chosen[index] += 1
+        shown = line()
+    return shown
+
+
 def app_status(
     *,
     entries: int | None,
@@ -61,6 +107,7 @@ def app_status(
     custom_weights: bool = False,
     polled: int = 0,
     session_chars: int = 0,
+    cells: int | None = None,
 ) -> Content:
     """The top bar's right: marks, entries, date window, skipped files and the watcher's state.
 
@@ -70,31 +117,48 @@ def app_status(
     use differ from the config's; `polled` how many folders cannot be watched and are checked
     at an interval instead. A missing root's entries are still counted (shown dimmed).
     `session_chars`: what the agent loads of the open memory at every session start, shown as
-    ≈ tokens, last (a narrow window cuts it before the watcher's state).
+    ≈ tokens.
+
+    In `cells`, pieces give way in this order: the session's tokens, the window hint's long
+    form (`+11 older · t` stays), custom weights, a normal watcher state, polled folders,
+    skipped files, the entry count, and last the window hint. Marks, the date window and a
+    watcher in trouble always stay.
     """
-    parts: list[str | tuple[str, str]] = []
+    parts: list[Part] = []
     if marked:
-        parts += [(f"{marked:,} marked", "bold $accent"), SEPARATOR]
+        parts.append(Part((f"{marked:,} marked",), "bold $accent"))
     if entries is not None:
         shown_days = 0 if window_all else days
         parts += [
-            (counted(entries, "entry", "entries"), ""),
-            SEPARATOR,
-            ("all dates" if not shown_days else f"{shown_days} days", ""),
+            Part((counted(entries, "entry", "entries"),), gives_way=(2,)),
+            Part(("all dates" if not shown_days else f"{shown_days} days",)),
         ]
         if hidden and not window_all:
-            parts.append((f" (+{hidden:,} older hidden · t shows all)", "$warning"))
+            parts.append(
+                Part(
+                    (f"(+{hidden:,} older hidden · t shows all)", f"(+{hidden:,} older · t)"),
+                    "$warning",
+                    gives_way=(8, 1),
+                    glued=True,
+                )
+            )
         if skipped:
-            parts += [SEPARATOR, (f"{skipped} skipped", "$warning")]
+            parts.append(Part((f"{skipped} skipped",), "$warning", gives_way=(3,)))
         if custom_weights:
-            parts += [SEPARATOR, ("weights: custom", "$accent")]
-        parts.append(SEPARATOR)
-    parts.append((mode.value, WATCH_STYLE.get(mode, "$muted")))
+            parts.append(Part(("weights: custom",), "$accent", gives_way=(7,)))
+    quiet = mode in (WatchMode.WATCHING, WatchMode.OFF)
+    parts.append(
+        Part((mode.value,), WATCH_STYLE.get(mode, "$muted"), gives_way=(6 if quiet else 0,))
+    )
     if polled and mode is not WatchMode.OFF:
-        parts += [SEPARATOR, (f"{counted(polled, 'folder', 'folders')} polled", "$warning")]
-    if entries is not None and session_chars:  # last: what a narrow window cuts first
-        parts += [SEPARATOR, (f"loads {tokens_estimate(session_chars)}/session", "$muted")]
-    return Content.assemble(*parts)
+        parts.append(
+            Part((f"{counted(polled, 'folder', 'folders')} polled",), "$warning", gives_way=(5,))
+        )
+    if entries is not None and session_chars:
+        parts.append(
+            Part((f"loads {tokens_estimate(session_chars)}/session",), "$muted", gives_way=(9,))
+        )
+    return fitted(parts, cells)
 
 
 def unwatched_reason(why: str, interval_ms: int) -> str:
@@ -111,24 +175,36 @@ def counted(number: int, one: str, many: str) -> str:
 
 
 def query_status(
-    result: RankResult, *, deterministic: bool, indexing: bool, window_all: bool = False
+    result: RankResult,
+    *,
+    deterministic: bool,
+    indexing: bool,
+    window_all: bool = False,
+    cells: int | None = None,
 ) -> Content:
-    """`12 matches · 3.1 ms` right of the query box (`entries` while browsing)."""
+    """`12 matches · 3.1 ms` right of the query box; while browsing (no query terms)
+    `103 entries · newest first · 0.3 ms · +11 older hidden (t)`.
+
+    In `cells`, pieces give way in this order: the time, the window hint's long form, the
+    window hint, `newest first`; the count always stays.
+    """
     count = result.total_matches
     noun = "match" if count == 1 else "matches"
-    if not result.query.strip():
+    browsing = not result.query.strip()
+    if browsing:
         noun = "entry" if count == 1 else "entries"
     elapsed = "— ms" if deterministic else f"{result.elapsed_ms:.1f} ms"
-    if indexing:
-        elapsed = "indexing…"  # browse results are up; a query waits for the index
-    parts: list[str | tuple[str, str]] = [
-        (f"{count:,} {noun}", "bold"),
-        SEPARATOR,
-        (elapsed, "$muted"),
-    ]
-    if not result.query.strip() and result.hidden_by_window and not window_all:
-        parts += [SEPARATOR, (f"+{result.hidden_by_window:,} older hidden (t)", "$warning")]
-    return Content.assemble(*parts)
+    parts = [Part((f"{count:,} {noun}",), "bold")]
+    if result.browse:
+        parts.append(Part(("newest first",), gives_way=(2,)))
+    if indexing:  # browse results are up; a query waits for the index
+        parts.append(Part(("indexing…",), "$muted"))
+    else:
+        parts.append(Part((elapsed,), "$muted", gives_way=(9,)))
+    if browsing and result.hidden_by_window and not window_all:
+        hidden = f"+{result.hidden_by_window:,} older"
+        parts.append(Part((f"{hidden} hidden (t)", f"{hidden} (t)"), "$warning", gives_way=(8, 3)))
+    return fitted(parts, cells)
 
 
 def banner(message: str) -> Content:

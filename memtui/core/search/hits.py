@@ -205,6 +205,7 @@ class RankContext:
             score=score,
             notes=tuple(notes),
             gap_to_previous=gaps,
+            browse=self.browse,
         )
 
     def _raw(self, name: str, slot: int, entry: Entry) -> str:
@@ -415,5 +416,6 @@ def build_result(
         unmatched_terms=unmatched,
         suggestions=suggestions,
         hidden_by_window=hidden_by_window,
+        browse=context.browse,
         notes=context.query.notes,
     )

@@ -64,6 +64,7 @@ from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.footer import KeysFooter
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
+from memtui.ui.widgets.status_line import LineFor, StatusLine
 
 
 class Panes(Horizontal):
@@ -94,7 +95,7 @@ class MainScreen(Screen[None]):
         self.window_all = False
         self.engine_loading = True
         self.query_error = False
-        self._chrome: Content | None = None
+        self._chrome: partial[Content] | None = None
         self._results_had_focus = False
         """The results list lost focus because it emptied; it gets it back when it refills."""
         self._last_selected_id: str | None = None
@@ -147,7 +148,7 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with Horizontal(id="topbar"):
             yield Static(id="app-title", markup=False)
-            yield Static(id="app-status", markup=False)
+            yield StatusLine(id="app-status")
         with Horizontal(id="query-row"):
             yield Static(Content("❯"), id="prompt", markup=False)
             options = self.options
@@ -157,7 +158,7 @@ class MainScreen(Screen[None]):
                 history=None if options.deterministic else default_history_path(),
                 roots=[root.path for root in options.open_roots],
             )
-            yield Static(id="query-status", markup=False)
+            yield StatusLine(id="query-status")
         yield Static(id="banner", markup=False)
         with Panes(id="body"):
             with Vertical(id="left"):
@@ -287,11 +288,14 @@ class MainScreen(Screen[None]):
                 self._hide_banner()
         # A new query's top hit: let the list paint first (see DETAIL_DELAY_S).
         self.pane.defer_next(message.keep_id is None)
-        self.query_one(ResultsList).set_hits(result.hits, keep_id=message.keep_id)
+        self.query_one(ResultsList).set_hits(
+            result.hits, keep_id=message.keep_id, browse=result.browse
+        )
         self._show_empty_state(result)
         indexing = self.engine is not None and not self.engine.index_ready
         self._set_status(
-            status.query_status(
+            partial(
+                status.query_status,
                 result,
                 deterministic=self.options.deterministic,
                 indexing=indexing,
@@ -368,7 +372,8 @@ class MainScreen(Screen[None]):
             self._title = title
             self.query_one("#app-title", Static).update(title)
         engine = self.engine
-        line = status.app_status(
+        line = partial(
+            status.app_status,
             entries=len(engine) if engine is not None else None,
             skipped=len(engine.skipped) if engine is not None else 0,
             days=options.days,
@@ -380,12 +385,12 @@ class MainScreen(Screen[None]):
             polled=len(self.watching.unwatched) if self.watching is not None else 0,
             session_chars=self.session_chars,
         )
-        if line != self._chrome:
+        if self._chrome is None or line.keywords != self._chrome.keywords:
             self._chrome = line
-            self.query_one("#app-status", Static).update(line, layout=False)
+            self.query_one("#app-status", StatusLine).show(line)
 
-    def _set_status(self, content: Content) -> None:
-        self.query_one("#query-status", Static).update(content, layout=False)
+    def _set_status(self, line: Content | LineFor) -> None:
+        self.query_one("#query-status", StatusLine).show(line)
 
     def _banner(self, message: str, *, severity: str = "warning") -> None:
         banner = self.query_one("#banner", Static)

@@ -63,7 +63,8 @@ class WhyPane(VerticalScroll):
         """Cells a breakdown line may use (the vertical scrollbar's column is kept free)."""
         return max(0, self.content_region.width - 1)
 
-    def show(self, content: Content, title: str) -> None:
+    def show(self, content: Content, title: str, *, bars: bool = True) -> None:
+        """`bars`: the content draws factor bars, which the border explains when it fits."""
         lines = len(content.plain.split("\n")) if content.plain else 0
         # A new line count needs a layout pass; the same count (most keystrokes) does not.
         self.query_one("#breakdown", Static).update(content, layout=lines != self.lines)
@@ -71,7 +72,7 @@ class WhyPane(VerticalScroll):
         self.fitted_width = self.text_width
         room = self.content_region.width - len(title) - 4
         self.border_title = Content(
-            title + (self.SCALE_NOTE if room >= len(self.SCALE_NOTE) else "")
+            title + (self.SCALE_NOTE if bars and room >= len(self.SCALE_NOTE) else "")
         )
         self._note_more()
 
@@ -246,7 +247,8 @@ class EntryPane(Vertical):
             detail.show(text, pattern)
         why.show(
             render.breakdown(hit, self.previous, expanded=not self.compact, width=why.text_width),
-            f"why #{hit.rank}",
+            "why" if hit.explanation.browse else f"why #{hit.rank}",
+            bars=not hit.explanation.browse,
         )
         self._hint_hidden_pane(detail, why)
 

@@ -37,6 +37,14 @@ FULL_BAR_WIDTH = 50
 """A list narrower than this draws its score bars at half length (same scale: a full bar is a
 score of 1), leaving the room to the title."""
 
+RowKey = tuple[
+    Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None, bool, bool, bool
+]
+"""What one row shows, the key its rendered strip is kept by: entry, rank, score,
+contributions, rank column width, is cursor, width, is marked (None: no mark gutter), is past
+its agent's load line (the badge), its folder is gone (dimmed), browsing (dates, not scores).
+The entry itself, not its id: an edited entry keeps its id and must not show its old title."""
+
 StyleOf = Callable[[str], Style]
 """A component class name (`results--title`) -> its style, as the list's CSS resolves it."""
 
@@ -88,8 +96,12 @@ def row_segments(
     marked: bool | None = None,
     past_load_line: bool = False,
     gone: bool = False,
+    browse: bool = False,
 ) -> list[Segment]:
     """One row: mark gutter, rank, score, stacked factor bar, title, date, badge, path.
+
+    `browse` (no query terms: the list is newest first, not by score) puts the date where
+    the score and its bar would be, and leaves out the date column.
 
     `cursor_style` is the cursor's style on the cursor row (None on every other row);
     `marked` None leaves out the mark gutter (nothing is marked); `past_load_line` puts the
@@ -120,17 +132,16 @@ def row_segments(
     if marked is not None:
         add(f"{MARK_GLYPH if marked else ' '} ", style("results--mark"))
     add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
-    add(f"{hit.score:.2f} ", style("results--score"))
     bar_cells = BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
-    used = 0
-    for name, cells in stacked_cells(hit.contributions, bar_cells):
-        add("▆" * cells, style(f"results--{name}"), drawing=True)
-        used += cells
-    add("▆" * (bar_cells - used) + " ", style("results--bar-empty"), drawing=True)
-    fixed = gutter + rank_width + 1 + 5 + bar_cells + 1
     date = date_label(entry)[:10].ljust(10)
+    lead = _score_area(hit, date, bar_cells, browse=browse)
+    for text, component, drawing in lead:
+        add(text, style(component), drawing=drawing)
+    score_cells = sum(len(text) for text, _, _ in lead) - 1
+    date = "" if browse else date  # while browsing it is shown in front
+    fixed = gutter + rank_width + 1 + score_cells + 1
     badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
-    meta_width = len(date) + 1 + len(badge) + 1
+    meta_width = (len(date) + 1 if date else 0) + len(badge) + 1
     show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
     room = width - fixed - (meta_width if show_meta else 0)
     path_width = path_column_width(room) if show_meta else 0
@@ -144,7 +155,8 @@ def row_segments(
         - (gone_glyph.GLYPH_CELLS if gone else 0),
     )
     pieces = title_pieces(display_title(entry))
-    suffix = file_suffix(entry, date if show_meta else "", path_shown=bool(path_width))
+    date_shown = date_label(entry)[:10] if browse or show_meta else ""
+    suffix = file_suffix(entry, date_shown, path_shown=bool(path_width))
     title_cells = sum(cell_len(text) for text, _ in pieces)
     if title_cells >= title_width:
         pieces, suffix = fit_pieces(pieces, title_width), ""
@@ -163,9 +175,27 @@ def row_segments(
         add(text, title_style + style("results--code") if code else title_style)
     add(suffix + " ", style("results--path"))
     if show_meta:
-        add(date + " ", style("results--date"))
+        if date:
+            add(date + " ", style("results--date"))
         source_class = entry.source.value if isinstance(entry.source, Source) else "note"
         add(badge + " ", style(f"results--{source_class}"))
     if path_width:
         add(fit(compact_path(entry.path, path_width), path_width), style("results--path"))
     return segments
+
+
+def _score_area(
+    hit: Hit, date: str, bar_cells: int, *, browse: bool
+) -> list[tuple[str, str, bool]]:
+    """The row's lead after the rank, as (text, component class, is a drawing): the score and
+    its stacked factor bar, or while browsing (newest first, where a score would say nothing
+    about the order) the date, `11-26` when the bar would be half length."""
+    if browse:
+        return [(f"{date if bar_cells == BAR_CELLS else date[5:10]} ", "results--date", False)]
+    area = [(f"{hit.score:.2f} ", "results--score", False)]
+    used = 0
+    for name, cells in stacked_cells(hit.contributions, bar_cells):
+        area.append(("▆" * cells, f"results--{name}", True))
+        used += cells
+    area.append(("▆" * (bar_cells - used) + " ", "results--bar-empty", True))
+    return area

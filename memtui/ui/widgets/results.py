@@ -21,14 +21,7 @@ from textual.strip import Strip
 from memtui.core.model import Entry, Hit
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import set_virtual_size
-from memtui.ui.widgets.result_row import row_segments
-
-RowKey = tuple[
-    Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None, bool, bool
-]
-"""Entry, rank, score, contributions, rank column width, is cursor, width, is marked (None: no
-mark gutter), is past its agent's load line (the badge), its folder is gone (dimmed). The entry
-itself, not its id: an edited entry keeps its id and must not show its old title."""
+from memtui.ui.widgets.result_row import RowKey, row_segments
 
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
@@ -167,6 +160,8 @@ class ResultsList(ScrollView, can_focus=True):
         """What each screen line (y) showed when last painted."""
         self.past_load_line: frozenset[str] = frozenset()
         """Ids of entries that start or run past their agent's load line (badged rows)."""
+        self.browse = False
+        """The hits are listed newest first (no query terms): rows show dates, not scores."""
         self.gone: frozenset[str] = frozenset()
         """The `Entry.root` of entries whose folder is gone (`set_gone`)."""
 
@@ -178,13 +173,15 @@ class ResultsList(ScrollView, can_focus=True):
             return self.hits[self.cursor]
         return None
 
-    def set_hits(self, hits: Sequence[Hit], *, keep_id: str | None) -> None:
+    def set_hits(self, hits: Sequence[Hit], *, keep_id: str | None, browse: bool = False) -> None:
         """Show new hits; the cursor stays on `keep_id` if it is near the top, else rank 1.
+        `browse`: they are listed newest first (no query terms), so rows show dates.
 
         `hits` may be lazy (built only when indexed): this never walks all of it, so showing
         50,000 matches costs what the visible rows cost.
         """
         self.hits = hits
+        self.browse = browse
         index = 0
         if keep_id is not None:
             found = find_entry(hits, keep_id)
@@ -387,6 +384,7 @@ class ResultsList(ScrollView, can_focus=True):
                 marked=key[7],
                 past_load_line=key[8],
                 gone=key[9],
+                browse=key[10],
             )
             # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
             # each; done on the segments, a row costs one.
@@ -416,6 +414,7 @@ class ResultsList(ScrollView, can_focus=True):
             marked,
             hit.entry.id in self.past_load_line,
             hit.entry.root in self.gone,
+            self.browse,
         )
 
     def _rank_width(self) -> int:
