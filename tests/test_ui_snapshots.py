@@ -15,9 +15,11 @@ from textual.pilot import Pilot
 from ui_helpers import SIZE, build_app, demo_app, type_query, wait_loaded, wait_until
 
 from memtui.ui.app import MemtuiApp
+from memtui.ui.filters import SEARCH_HINT
 from memtui.ui.screens.breakdown import BreakdownScreen
 from memtui.ui.screens.help import HelpScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
+from memtui.ui.widgets.query import QueryInput
 
 Snap = Callable[..., bool]
 
@@ -60,6 +62,16 @@ def test_main_screen_at_every_size(snap_compare: Snap, size: tuple[int, int]) ->
     """The layout's size classes: stacked below 80 columns, the why pane shrinking first."""
     app = demo_app()
     assert snap_compare(app, terminal_size=size, run_before=prepare(app, "deploy"))
+
+
+def test_browse_mode_lists_newest_first_with_dates(snap_compare: Snap) -> None:
+    """An empty query: dates instead of scores, 'newest first' and a one-line why."""
+    app = demo_app()
+
+    def hinted() -> bool:  # the placeholder's filters come from a worker after indexing
+        return app.screen.query_one(QueryInput).placeholder != SEARCH_HINT
+
+    assert snap_compare(app, terminal_size=(120, 35), run_before=prepare(app, until=hinted))
 
 
 def test_markdown_table_and_inline_code(snap_compare: Snap) -> None:

@@ -125,7 +125,8 @@ def filter_hint(entries: Iterable[Entry]) -> str:
         chosen = next(source for source in SOURCE_HINT_ORDER if source in sources)
         parts.append(f"source:{chosen.value}")
     for name, counts in (("tag", tags), ("role", roles)):
-        word = next((value for value, _ in counts.most_common() if _typeable(value)), None)
+        ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))  # ties: a-z
+        word = next((value for value, _ in ranked if _typeable(value)), None)
         if word is not None:
             parts.append(f"{name}:{one_line(word, HINT_WORD_CHARS)}")
     if newest is not None:
