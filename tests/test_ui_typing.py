@@ -21,6 +21,7 @@ from ui_helpers import (
 )
 
 from memtui.core.settings.history import default_history_path, write_history
+from memtui.ui import render
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.query import QueryInput
@@ -174,7 +175,7 @@ async def test_browse_mode_says_what_it_is(size: tuple[int, int]) -> None:
         assert "▆" not in first
         if size[0] >= 80:  # below 80 the why pane is behind b
             why = static_text(app, "#breakdown")
-            assert why == "Nothing is ranked yet: newest first until you type a query."
+            assert why == render.BROWSE_WHY  # one line, not a breakdown of zeros
         await type_query(pilot, app, "deploy")
         assert "newest first" not in static_text(app, "#query-status")
         assert "▆" in rows(app)[0]

@@ -290,7 +290,7 @@ def gap_row(hit: Hit, previous: Hit | None, width: int = 0) -> Content | None:
     return Content.assemble(*pieces)
 
 
-BROWSE_WHY = "Nothing is ranked yet: newest first until you type a query."
+BROWSE_WHY = "Newest first: nothing is ranked until you type."
 """The why pane while browsing: the list is not ordered by a score, so none is broken down."""
 
 
