@@ -174,6 +174,9 @@ async def test_browse_mode_says_what_it_is(size: tuple[int, int]) -> None:
         assert first.split()[1] in {"2026-11-21", "11-21"}
         assert "▆" not in first
         if size[0] >= 80:  # below 80 the why pane is behind b
+            await wait_until(
+                pilot, lambda: screen.pane.hit is not None and not screen.detail_pending
+            )
             why = static_text(app, "#breakdown")
             assert why == render.BROWSE_WHY  # one line, not a breakdown of zeros
         await type_query(pilot, app, "deploy")
