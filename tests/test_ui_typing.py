@@ -169,7 +169,7 @@ async def test_browse_mode_says_what_it_is(size: tuple[int, int]) -> None:
     app = demo_app()
     async with app.run_test(size=size) as pilot:
         screen = await wait_loaded(pilot, app)
-        assert "newest first" in static_text(app, "#query-status")
+        await wait_until(pilot, lambda: "newest first" in static_text(app, "#query-status"))
         first = rows(app)[0]
         assert first.split()[1] in {"2026-11-21", "11-21"}
         assert "▆" not in first

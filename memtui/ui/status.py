@@ -185,8 +185,8 @@ def query_status(
     """`12 matches · 3.1 ms` right of the query box; while browsing (no query terms)
     `103 entries · newest first · 0.3 ms · +11 older hidden (t)`.
 
-    In `cells`, pieces give way in this order: the time, the window hint's long form, the
-    window hint, `newest first`; the count always stays.
+    In `cells`, pieces give way in this order: the time, the window hint's long form,
+    `indexing…`, the window hint, `newest first`; the count always stays.
     """
     count = result.total_matches
     noun = "match" if count == 1 else "matches"
@@ -198,7 +198,7 @@ def query_status(
     if result.browse:
         parts.append(Part(("newest first",), gives_way=(2,)))
     if indexing:  # browse results are up; a query waits for the index
-        parts.append(Part(("indexing…",), "$muted"))
+        parts.append(Part(("indexing…",), "$muted", gives_way=(4,)))
     else:
         parts.append(Part((elapsed,), "$muted", gives_way=(9,)))
     if browsing and result.hidden_by_window and not window_all:
