@@ -26,7 +26,7 @@ from memtui.ui.options import AppOptions
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
-from memtui.ui.widgets import result_row
+from memtui.ui.widgets import lines, result_row
 from memtui.ui.widgets import results as results_module
 from memtui.ui.widgets.results import ResultsList
 
@@ -330,3 +330,15 @@ def test_the_placeholder_never_offers_a_value_that_cannot_be_typed() -> None:
     hostile = make_entry(1, "t", "b", tags=("a b", "\x1b[31m", "x" * 200), role="two words")
     hint = filter_hint([hostile])
     assert "tag:" not in hint and "role:" not in hint and "\x1b" not in hint
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "same"),
+    [(10_000, 9_000, True), (100, 50, False), (10_000, 10_000, True), (40, 41, False)],
+)
+def test_the_scrollbar_is_redrawn_only_when_textual_would_draw_it_differently(
+    before: int, after: int, same: bool
+) -> None:
+    """A 10,000-row list and a 9,000-row one both draw a one-cell thumb at the top of a
+    30-row track, so a keystroke that changes the match count between them leaves the bar."""
+    assert (lines._drawn(30, before, 30, 0.0, 1) == lines._drawn(30, after, 30, 0.0, 1)) is same
