@@ -81,7 +81,8 @@ class MemtuiApp(App[int]):
         (36, "-h-large"),
     ]
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        # ctrl+c quits too, as in fzf and `memtui pick` (Textual's own only says "press ctrl+q").
+        Binding("ctrl+q,ctrl+c", "quit", "Quit", show=False, priority=True, id="app.quit"),
         Binding(
             "ctrl+z", "suspend_process", "Suspend", show=False, priority=True, id="app.suspend"
         ),

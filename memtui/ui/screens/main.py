@@ -540,10 +540,12 @@ class MainScreen(Screen[None]):
             self.app.exit()
             return
         query_input = self.query_one(QueryInput)
-        if self.focused is query_input and query_input.value:
-            query_input.value = ""
-        else:
+        if self.focused is not query_input:
             query_input.take_focus()
+        elif query_input.value:
+            query_input.value = ""
+        else:  # an empty box: to the results, whose footer shows `q Quit`
+            self.action_focus_results()
 
     def action_next_match(self) -> None:
         self.query_one(EntryView).action_next_match()

@@ -61,6 +61,8 @@ class QueryInput(QuietInput):
             "ctrl+s", "app.switch_roots", "Memory folders", show=False, id="query.switch_roots"
         ),
         Binding("f1", "screen.help", "Help", id="query.help"),
+        # Shown while typing, where `q` types a q: priority, or the app's hidden one would win.
+        Binding("ctrl+q", "app.quit", "Quit", priority=True, id="query.quit"),
     ]
 
     EDITING_KEYS: ClassVar[dict[str, str]] = {}
