@@ -89,7 +89,7 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def _row(item: CachedRootInfo) -> dict[str, Any]:
     return {
-        "root": undecodable_bytes_visible(item.root) if item.root else None,
+        "root": item.root or None,
         "bytes": item.size,
         "entries": item.entries,
         "last_used": dt.datetime.fromtimestamp(item.used, dt.UTC).isoformat(timespec="seconds"),

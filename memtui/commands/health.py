@@ -50,7 +50,7 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _location(engine: Engine, entry: Entry) -> dict[str, Any]:
     return {
         **root_fields(engine, entry),
-        "path": undecodable_bytes_visible(entry.path),
+        "path": entry.path,
         "line_start": entry.line_start,
         "line_end": entry.line_end,
     }

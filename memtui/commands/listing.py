@@ -19,7 +19,7 @@ from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.plural import plural
-from memtui.core.sanitize import one_line, undecodable_bytes_visible
+from memtui.core.sanitize import one_line
 
 
 def _matches_role(entry: Entry, pattern: str) -> bool:
@@ -46,7 +46,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {
-            "root": undecodable_bytes_visible(str(engine.roots[0].path)),
+            "root": str(engine.roots[0].path),
             "roots": roots_payload(engine),
             "today": today.isoformat(),
             "days": days,
@@ -55,7 +55,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 {
                     "id": entry.id,
                     **root_fields(engine, entry),
-                    "path": undecodable_bytes_visible(entry.path),
+                    "path": entry.path,
                     "line_start": entry.line_start,
                     "line_end": entry.line_end,
                     "title": show(entry.title),
@@ -69,10 +69,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 }
                 for entry in entries
             ],
-            "skipped": [
-                {"path": undecodable_bytes_visible(s.path), "reason": s.reason}
-                for s in engine.skipped
-            ],
+            "skipped": [{"path": s.path, "reason": s.reason} for s in engine.skipped],
         }
         dump_json(payload, stream)
     else:

@@ -15,7 +15,7 @@ from typing import Any
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Explanation, Hit
-from memtui.core.sanitize import one_line, undecodable_bytes_visible, visible
+from memtui.core.sanitize import one_line, visible
 from memtui.core.search.tokenize import match_spans
 from memtui.startup import Startup
 
@@ -177,7 +177,7 @@ def result_item(
         "rank": hit.rank if hit else None,
         "score": round(hit.score, 6) if hit else None,
         **root_fields(engine, entry),
-        "path": undecodable_bytes_visible(entry.path),
+        "path": entry.path,
         "line_start": entry.line_start,
         "line_end": entry.line_end,
         "title": one_line(show(entry.title), 300),
@@ -194,15 +194,12 @@ def result_item(
 def root_fields(engine: Engine, entry: Entry) -> dict[str, str]:
     """An entry's `root` (the folder its `path` is relative to) and `root_label` in JSON."""
     root = engine.root_of(entry)
-    return {"root": undecodable_bytes_visible(str(root.path)), "root_label": root.label}
+    return {"root": str(root.path), "root_label": root.label}
 
 
 def roots_payload(engine: Engine) -> list[dict[str, str]]:
     """Every open root as JSON: label and path."""
-    return [
-        {"label": root.label, "path": undecodable_bytes_visible(str(root.path))}
-        for root in engine.roots
-    ]
+    return [{"label": root.label, "path": str(root.path)} for root in engine.roots]
 
 
 def used_note(startup: Startup) -> list[str]:

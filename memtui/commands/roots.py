@@ -102,7 +102,7 @@ def _session(load: SessionLoad) -> dict[str, Any]:
         "tokens_estimate": load.tokens,
         "lost_past_cap": load.lost,
         "files": [
-            {"path": undecodable_bytes_visible(item.path), "load": item.load.value}
+            {"path": item.path, "load": item.load.value}
             | {"chars": item.chars}
             | {"loaded": item.loaded, "cap": item.cap or None}
             for item in load.files
