@@ -212,7 +212,7 @@ def _entries(
     shared = _Shared()
     date_of: dict[int, dt.date | None] = {
         ordinal: dt.date.fromordinal(ordinal)
-        for ordinal in np.unique(ordinals).tolist()
+        for ordinal in set(ordinals.tolist())  # np.unique would load numpy.ma (~10 ms)
         if ordinal >= 0
     }
     date_of[-1] = None
