@@ -1,4 +1,4 @@
-"""Where memtui finds memory without a ROOT (`memtui.startup.PLACES`) and `memtui roots`.
+"""Where memtui finds memory without a ROOT (`core.places.table.PLACES`) and `memtui roots`.
 
 Every test runs under the fake HOME of conftest's autouse fixture, in real folders, with real
 `git init` repositories: Claude Code's folder name is derived from the git root, so the git
@@ -18,13 +18,15 @@ import pytest
 from memtui.cli import main
 from memtui.core.places import claude
 from memtui.core.places.survey import survey
+from memtui.core.places.table import PLACES
 from memtui.core.settings.choices import (
     chosen_in,
     default_choices_path,
     read_choices,
     remember_choice,
 )
-from memtui.startup import PLACES, discover, load_startup, searched_places
+from memtui.discovery import discover, searched_places
+from memtui.startup import load_startup
 
 TODAY = dt.date(2026, 11, 21)
 

@@ -47,6 +47,14 @@ def test_rank_loads_the_ranker_but_not_textual(memory_root: Path) -> None:
     assert not any(name == "textual" or name.startswith("textual.") for name in modules)
 
 
+def test_a_rank_given_its_root_does_not_look_for_memory(memory_root: Path) -> None:
+    """Discovery (the places table, Claude Code's folders, the picker's choices) and the demo
+    are for runs without a ROOT: a run given one loads neither."""
+    modules = imported_by(["rank", "-q", "deploy", str(memory_root)])
+    unused = {"memtui.discovery", "memtui.core.places.table", "memtui.demo"}
+    assert modules & unused == set()
+
+
 def test_a_warm_rank_loads_no_yaml_and_no_typo_matcher(memory_root: Path) -> None:
     """From the cache no file is parsed, so YAML (frontmatter) is never loaded; rapidfuzz only
     for a query with a word that matches nothing. numpy.ma (~10 ms), which numpy loads on the

@@ -1,6 +1,6 @@
 """The layers of memtui, enforced: lower never imports higher, and no import circle anywhere.
 
-    core, demo  <-  errors, startup  <-  ui  <-  bench  <-  commands  <-  cli
+    core, demo  <-  errors, startup, discovery  <-  ui  <-  bench  <-  commands  <-  cli
 
 Every import counts, including those inside functions; imports under `if TYPE_CHECKING:` are
 type-only, so they must respect the layers but may point back up a layer's own graph (a screen
@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "memtui"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("memtui", "memtui.core", "memtui.demo"),
-    ("memtui.errors", "memtui.startup"),
+    ("memtui.errors", "memtui.startup", "memtui.discovery"),
     ("memtui.ui",),
     ("memtui.bench",),
     ("memtui.commands",),
@@ -37,6 +37,9 @@ LAZY_IMPORTS = {
     ("memtui.cli", "memtui.commands.tui"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.pick"): "headless commands never load Textual",
     ("memtui.commands.bench", "memtui.bench.tui"): "bench loads Textual only for --tui",
+    ("memtui.startup", "memtui.discovery"): "a run given its ROOTs never looks for memory",
+    ("memtui.startup", "memtui.demo"): "only --demo writes the demo memory",
+    ("memtui.startup", "memtui.core.places.instructions"): "only --demo --all reads a CLAUDE.md",
     ("memtui.core.cache.folder", "memtui.core.cache.codec"): (
         "`memtui cache` lists and clears cache files without loading numpy or the index"
     ),

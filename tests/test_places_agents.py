@@ -19,7 +19,7 @@ from memtui.core.live.roots import MemoryRoot, watches_subfolders
 from memtui.core.live.store import Store
 from memtui.core.places import claude
 from memtui.core.places.instructions import claude_set, gemini_set, imports_of
-from memtui.startup import discover
+from memtui.discovery import discover
 
 WORDS = {
     ".muxcode/memory/build.md": "## Build cache\n_2026-11-20 10:00_\nThe muxaardvark cache.\n",

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from memtui.core.settings.config import Config
+from memtui.discovery import searched_places
 from memtui.errors import UsageError
-from memtui.startup import load_startup, resolve_root, searched_places
+from memtui.startup import load_startup, resolve_root
 
 TODAY = dt.date(2026, 11, 21)
 

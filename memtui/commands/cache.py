@@ -14,9 +14,9 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
 from memtui.core.cache.folder import CachedRootInfo, CacheFolder
+from memtui.core.live.roots import tilde
 from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
-from memtui.startup import tilde
 
 
 def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:

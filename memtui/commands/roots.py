@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
+from memtui.core.live.roots import tilde
 from memtui.core.places import claude
 from memtui.core.places.loads import SessionLoad, root_load, tokens_text
 from memtui.core.places.survey import Survey, survey
 from memtui.core.sanitize import one_line, undecodable_bytes_visible
-from memtui.startup import Candidate, Plan, decide, searched_places, surroundings, tilde
+from memtui.discovery import Candidate, Plan, decide, searched_places, surroundings
 
 
 def run_roots(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -14,9 +14,9 @@ from enum import StrEnum
 
 from memtui.core import cite
 from memtui.core.live.engine import Engine
+from memtui.core.live.roots import tilde
 from memtui.core.model import Entry, Hit
 from memtui.core.sanitize import one_line
-from memtui.startup import tilde
 from memtui.ui import widths
 from memtui.ui.render import entry_text
 

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from memtui.core.places.loads import SessionReport
     from memtui.core.places.survey import Survey
     from memtui.core.settings.config_file import SettingValue
-    from memtui.startup import Candidate
+    from memtui.discovery import Candidate
     from memtui.ui.handoff import Picked, Purpose
 
 

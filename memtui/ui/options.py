@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from memtui.core.live.roots import MemoryRoot, folder_label
+from memtui.core.live.roots import MemoryRoot, folder_label, tilde
 from memtui.core.settings.choices import root_key
 from memtui.core.settings.config import Config
-from memtui.startup import Candidate, Startup, tilde
+from memtui.discovery import Candidate
+from memtui.startup import Startup
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine

@@ -114,3 +114,12 @@ def match_targets(root: MemoryRoot) -> tuple[str, ...]:
     if home not in ("", "/") and absolute.startswith(home.rstrip("/") + "/"):
         targets.append("~" + absolute[len(home.rstrip("/")) :])
     return tuple(target.casefold() for target in targets)
+
+
+def tilde(path: Path | str) -> str:
+    """`path` with the home folder written `~` (for showing, never for opening)."""
+    home = str(Path.home())
+    text = str(path)
+    if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
+        return "~" + text[len(home.rstrip("/")) :]
+    return text

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -85,6 +84,8 @@ def remember_choice(
             for folder, keys in kept.items()
         },
     }
+    import tempfile  # here: only a choice made in the picker writes; it costs a start ~2 ms
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")

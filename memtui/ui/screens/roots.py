@@ -21,10 +21,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from memtui.core.live.roots import MemoryRoot
+from memtui.core.live.roots import MemoryRoot, tilde
 from memtui.core.places.survey import Survey, survey
 from memtui.core.sanitize import middle_cut, one_line
-from memtui.startup import Candidate, discover, drop_nested, tilde, with_other_projects
+from memtui.discovery import Candidate, discover, with_other_projects
+from memtui.startup import drop_nested
 from memtui.ui import widths
 from memtui.ui.messages import CandidatesFound, CandidateSurveyed, RootsChosen
 
