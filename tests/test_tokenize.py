@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memtui.core.search import tokenize
 from memtui.core.search.tokenize import (
     TEXT_SEPARATOR,
     batch_tokens,
@@ -74,6 +75,17 @@ def test_match_spans_map_back_to_original_text() -> None:
     spans = match_spans(text, tokens("数据库 db", query=True))
     assert [text[start:end] for start, end in spans] == ["数据库", "DB", "ＤＢ"]
     assert match_spans(text, []) == []
+
+
+def test_ascii_text_never_compiles_the_cjk_pattern() -> None:
+    """Its ranges take milliseconds to compile: a start that meets only ASCII skips them."""
+    tokenize._cjk_run.cache_clear()
+    tokens("Deploy the S3 bucket", query=True)
+    batch_tokens(["Deploy the S3 bucket", "CI/CD"])
+    match_spans("Deploy the S3 bucket — v2", ["deploy"])
+    assert not is_cjk("deploy")
+    assert tokenize._cjk_run.cache_info().currsize == 0
+    assert is_cjk("数据")
 
 
 TEXTS = st.lists(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 
 _WORD = re.compile(r"[^\W_]+")
 _CJK_CHARS = (
@@ -27,8 +28,14 @@ _CJK_CHARS = (
     "\uf900-\ufaff"  # CJK compatibility ideographs
     "\U00020000-\U0003134f"  # CJK extensions B–G
 )
-_CJK_RUN = re.compile(f"[{_CJK_CHARS}]+")
-_HAS_CJK = re.compile(f"[{_CJK_CHARS}]")
+
+
+@cache
+def _cjk_run() -> re.Pattern[str]:
+    """A run of CJK characters, compiled when first needed: its ranges cost ~2.5 ms to compile,
+    and ASCII text (most queries, most memory) never asks for it."""
+    return re.compile(f"[{_CJK_CHARS}]+")
+
 
 TEXT_SEPARATOR = "Z"
 """Ends each text's tokens in `batch_tokens`: tokens are casefolded, so no text yields it."""
@@ -55,16 +62,16 @@ def normalize(text: str) -> str:
 
 def is_cjk(token: str) -> bool:
     """True when the token is made of CJK characters (matched exactly, never by prefix/fuzzy)."""
-    return _HAS_CJK.match(token) is not None
+    return not token.isascii() and _cjk_run().match(token) is not None
 
 
 def _split_word(word: str, *, query: bool) -> Iterator[str]:
     """Yield a word, or for CJK runs unigrams+bigrams (documents) or bigrams (queries)."""
-    if word.isascii() or not _HAS_CJK.search(word):
+    if word.isascii() or not _cjk_run().search(word):
         yield word
         return
     last = 0
-    for run in _CJK_RUN.finditer(word):
+    for run in _cjk_run().finditer(word):
         if run.start() > last:
             yield word[last : run.start()]
         yield from _cjk_grams(run.group(), query=query)
@@ -107,7 +114,7 @@ def batch_tokens(texts: Sequence[str]) -> list[str]:
         return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii").split()
     joined = "".join(f"{normalize(text)} {TEXT_SEPARATOR} " for text in texts)
     found = _WORD.findall(joined)
-    if not _HAS_CJK.search(joined):
+    if not _cjk_run().search(joined):
         return found
     out: list[str] = []
     for word in found:
@@ -129,7 +136,7 @@ def count_phrase(phrase: str, document_key: str) -> int:
     """How often the phrase key occurs in the document key, on word boundaries (CJK: anywhere)."""
     if not phrase:
         return 0
-    if _HAS_CJK.search(phrase):
+    if _cjk_run().search(phrase):
         return document_key.count(phrase)
     return f" {document_key} ".count(f" {phrase} ")
 
@@ -149,7 +156,7 @@ def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
         if word in targets:
             spans.append((match.start(), match.end()))
             continue
-        if len(word) != len(raw) or not _HAS_CJK.search(raw):
+        if len(word) != len(raw) or raw.isascii() or not _cjk_run().search(raw):
             continue
         spans.extend(_cjk_spans(word, match.start(), targets))
     return _merge(spans)
@@ -158,7 +165,7 @@ def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
 def _cjk_spans(word: str, offset: int, targets: set[str]) -> Iterator[tuple[int, int]]:
     """Spans of matching CJK grams and of the latin pieces glued to them (e.g. `v2版本`)."""
     last = 0
-    for run in _CJK_RUN.finditer(word):
+    for run in _cjk_run().finditer(word):
         if run.start() > last and word[last : run.start()] in targets:
             yield offset + last, offset + run.start()
         for i in range(run.start(), run.end()):
