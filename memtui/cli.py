@@ -14,7 +14,8 @@ import datetime as dt
 import os
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from memtui import __version__
@@ -265,6 +266,57 @@ def build_parser(command: str) -> argparse.ArgumentParser:
     return parser
 
 
+@contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """While a command's modules load numpy, its OpenBLAS starts no thread pool: memtui does no
+    linear algebra, and the pool's threads spin for ~0.1 s of CPU at start, which on a busy
+    machine a short command waits for (~25 ms of a small `rank`). Set only while numpy loads,
+    so no program memtui starts inherits it; a value the user set is kept."""
+    if "OPENBLAS_NUM_THREADS" in os.environ:
+        yield
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+    try:
+        yield
+    finally:
+        del os.environ["OPENBLAS_NUM_THREADS"]
+
+
+def load_command(command: str) -> Callable[[argparse.Namespace], int]:
+    """The subcommand's entry point, imported now: only the command that runs is loaded."""
+    if command == "rank":
+        from memtui.commands.rank import run_rank
+
+        return run_rank
+    if command == "list":
+        from memtui.commands.listing import run_list
+
+        return run_list
+    if command == "health":
+        from memtui.commands.health import run_health
+
+        return run_health
+    if command == "pick":
+        from memtui.commands.pick import run_pick
+
+        return run_pick
+    if command == "cache":
+        from memtui.commands.cache import run_cache
+
+        return run_cache
+    if command == "roots":
+        from memtui.commands.roots import run_roots
+
+        return run_roots
+    if command == "bench":
+        from memtui.commands.bench import run_bench
+
+        return run_bench
+    from memtui.commands.tui import run_tui
+
+    return run_tui
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -273,36 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parse_command(build_parser(command), args_list[1:])
             if command == "rank":
                 take_rank_query(args)
-                from memtui.commands.rank import run_rank
-
-                return run_rank(args)
-            if command == "list":
-                from memtui.commands.listing import run_list
-
-                return run_list(args)
-            if command == "health":
-                from memtui.commands.health import run_health
-
-                return run_health(args)
-            if command == "pick":
-                from memtui.commands.pick import run_pick
-
-                return run_pick(args)
-            if command == "cache":
-                from memtui.commands.cache import run_cache
-
-                return run_cache(args)
-            if command == "roots":
-                from memtui.commands.roots import run_roots
-
-                return run_roots(args)
-            from memtui.commands.bench import run_bench
-
-            return run_bench(args)
-        args = build_tui_parser().parse_args(args_list)
-        from memtui.commands.tui import run_tui
-
-        return run_tui(args)
+        else:
+            command = "tui"
+            args = build_tui_parser().parse_args(args_list)
+        with one_blas_thread():
+            run = load_command(command)
+        return run(args)
     except UsageError as exc:
         print(f"memtui: {one_line(str(exc), 2000)}", file=sys.stderr)
         return 2

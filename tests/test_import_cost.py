@@ -1,9 +1,11 @@
 """Each command imports only what its work needs: the quick ones never load numpy or the index,
-and no headless command loads Textual (measured by what a fresh interpreter has imported)."""
+and no headless command loads Textual (measured by what a fresh interpreter has imported); numpy
+loads without the BLAS thread pool memtui never uses."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -65,3 +67,33 @@ def test_a_warm_rank_loads_no_yaml_and_no_typo_matcher(memory_root: Path) -> Non
     assert "numpy.ma" not in warm
     typo = imported_by(["rank", "-q", "deplyo", "--days", "0", str(memory_root)])
     assert "rapidfuzz" in typo
+
+
+THREADS_PROBE = """
+import json, os, sys
+from memtui.cli import main
+main(json.loads(sys.argv[1]))
+sys.stdout.flush()
+threads = len(os.listdir("/proc/self/task"))
+print("\\n" + json.dumps([threads, "OPENBLAS_NUM_THREADS" in os.environ]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+def test_a_rank_starts_no_blas_threads_and_leaves_no_trace(memory_root: Path) -> None:
+    """numpy's OpenBLAS would start a thread per core that spins at start; memtui does no
+    linear algebra, so a command loads numpy with one (`cli.one_blas_thread`), and the
+    setting is gone before anything runs, so no program memtui starts inherits it."""
+    cached_engine(memory_root).save_cache()  # warm: a fork would shut OpenBLAS's pool down
+    env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    argv = ["rank", "-q", "deploy", "--days", "0", str(memory_root)]
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS_PROBE, json.dumps(argv)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+    )
+    threads, left_set = json.loads(done.stdout.splitlines()[-1])
+    assert threads == 1
+    assert not left_set
