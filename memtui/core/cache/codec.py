@@ -14,7 +14,8 @@ import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from itertools import pairwise
+from itertools import islice
+from operator import lt
 from typing import Any
 
 import numpy as np
@@ -27,9 +28,11 @@ from memtui.core.cache.container import (
     json_section,
 )
 from memtui.core.cache.entry_columns import decode_entries, entry_sections
+from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry
 from memtui.core.reading.parse import entry_id
+from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
 
 
@@ -115,7 +118,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
         files: list[CachedFile] = []
         at = 0
         for path, mtime, size, inode, ctime, digest, count, unread_count in rows:
-            own = None if count is None else tuple(entries[at : at + count])
+            own: Sequence[Entry] | None = None if count is None else entries[at : at + count]
             at += count or 0
             if own is not None and relabel:
                 own = _relabelled(own, label)
@@ -162,8 +165,8 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
     slots = len(lengths)
     if not (
         isinstance(words, list)
-        and all(isinstance(word, str) for word in words)
-        and all(a < b for a, b in pairwise(words))
+        and set(map(type, words)) <= {str}
+        and all(map(lt, words, islice(words, 1, None)))
     ):
         raise CacheCorrupt("index vocabulary damaged")
     if (
@@ -178,18 +181,52 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
         or len(slot_entry) != slots
     ):
         raise CacheCorrupt("index arrays damaged")
-    entries: list[Entry] = []
-    for file_number, position in zip(slot_file.tolist(), slot_entry.tolist(), strict=True):
-        file_entries = files[file_number].entries if 0 <= file_number < len(files) else None
-        if file_entries is None or not 0 <= position < len(file_entries):
-            raise CacheCorrupt("index slots point past the entries")
-        entries.append(file_entries[position])
+    entries = _slot_entries(files, slot_file, slot_entry)
     segment = Segment(
         words=words,
-        word_lengths=np.fromiter((len(word) for word in words), np.float64, len(words)),
+        word_lengths=np.fromiter(map(len, words), np.float64, len(words)),
         ptr=ptr,
         docs=docs,
         heading=heading,
         body=body,
     )
-    return CachedIndex(tuple(entries), segment, lengths)
+    return CachedIndex(entries, segment, lengths)
+
+
+def _slot_entries(
+    files: Sequence[CachedFile], slot_file: IntArray, slot_entry: IntArray
+) -> Sequence[Entry]:
+    """Each slot's entry, slot `i` being entry `slot_entry[i]` of file `slot_file[i]`: a view
+    over the decoded table when every file's entries are rows of it, so no entry is made."""
+    counts = np.asarray(
+        [-1 if file.entries is None else len(file.entries) for file in files], dtype=np.int64
+    )
+    if len(slot_file) and (
+        slot_file.min() < 0
+        or slot_file.max() >= len(files)
+        or np.any(slot_entry < 0)
+        or np.any(slot_entry >= counts[slot_file])
+    ):
+        raise CacheCorrupt("index slots point past the entries")
+    table: EntryTable | None = None
+    first_row: list[int] = []
+    for file in files:
+        view = file.entries
+        if isinstance(view, TableView) and isinstance(view.rows, range):
+            if table is not None and view.table is not table:
+                break
+            table = view.table
+            first_row.append(view.rows.start)
+        elif view:  # relabelled entries: made already
+            break
+        else:
+            first_row.append(0)
+    if table is None or len(first_row) < len(files):
+        return tuple(
+            (files[number].entries or ())[position]
+            for number, position in zip(slot_file.tolist(), slot_entry.tolist(), strict=True)
+        )
+    rows = np.asarray(first_row, dtype=np.int64)[slot_file] + slot_entry
+    if np.array_equal(rows, np.arange(len(rows))):
+        return TableView(table, range(len(rows)))
+    return TableView(table, rows)

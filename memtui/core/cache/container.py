@@ -10,9 +10,8 @@ either. No fsync: a file torn by a power cut fails its checks and is rebuilt, wh
 than syncing every write of what is only a cache.
 
 A cache file is untrusted input like any other: every length it claims is checked against the
-file's size before anything is allocated, sections are read in pieces of at most READ_PIECE
-bytes (a claimed size never allocates more than the file holds), and JSON nested deeper than
-the parser's recursion limit is damage, not a crash.
+file's size before anything is allocated (a claimed size never allocates more than the file
+holds), and JSON nested deeper than the parser's recursion limit is damage, not a crash.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ _LENGTH = struct.Struct("<Q")
 MAX_HEADER_BYTES = 1 << 20
 SECTION_ALIGN = 64
 """Sections start on 64-byte boundaries (array data stays aligned for numpy)."""
-READ_PIECE = 1 << 20
 TEMPORARY_PREFIX, TEMPORARY_SUFFIX = ".tmp-", ".part"
 
 
@@ -210,19 +208,10 @@ class Container:
             raise CacheCorrupt(f"section {name} damaged (checksum)")
 
     def _read(self, size: int) -> bytes:
-        """`size` bytes read READ_PIECE at a time: a size the file does not hold ends early,
-        having allocated no more than what was there."""
-        if size <= READ_PIECE:
-            return self._stream.read(size)
-        parts: list[bytes] = []
-        left = size
-        while left:
-            part = self._stream.read(min(READ_PIECE, left))
-            if not part:
-                break
-            parts.append(part)
-            left -= len(part)
-        return b"".join(parts)
+        """`size` bytes, at most what the file held when its header was read (every section
+        was checked to lie inside it, and every piece inside its section): one read, no
+        copy. A file cut short meanwhile gives fewer bytes, which the caller refuses."""
+        return self._stream.read(size)
 
     def _location(self, name: str) -> tuple[int, int, int]:
         """(offset, length, CRC-32) of a section."""

@@ -8,23 +8,21 @@ checked in bulk: 50,000 entries cost about a sixth of parsing their files again.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain
-from operator import attrgetter
-from typing import Any, cast
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_, is_not
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from memtui.core.cache.container import CacheCorrupt, Container, Section, array_section
-from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.cache.entry_table import ORIGINS, SOURCES, BodyChunks, EntryTable, TableView
+from memtui.core.model import Entry
 
 CHUNK = 2000
 """Entries encoded per piece: small enough that no single step holds the GIL for long."""
-SOURCES = tuple(Source)
-ORIGINS = tuple(DateOrigin)
 _SOURCE_CODE = {source: code for code, source in enumerate(SOURCES)}
 _ORIGIN_CODE = {origin: code for code, origin in enumerate(ORIGINS)}
 _MICROSECONDS_PER_DAY = 86_400_000_000
@@ -114,8 +112,9 @@ def _utf8_length(text: str) -> int:
 # --- decoding ------------------------------------------------------------------------------
 
 
-def decode_entries(container: Container, paths: Sequence[str], label: str) -> list[Entry]:
-    """The cached entries in order, `paths[i]` being entry i's file; raises CacheCorrupt."""
+def decode_entries(container: Container, paths: Sequence[str], label: str) -> TableView:
+    """The cached entries in order, `paths[i]` being entry i's file, as a view over their
+    checked columns (entries are made when looked at); raises CacheCorrupt."""
     strings = container.json("entries")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64)
     numbers = [container.array(name, lambda dtype: dtype == np.int64) for name in NUMBER_COLUMNS]
@@ -130,36 +129,39 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> li
         np.any(np.diff(ends, prepend=0) < 0)
     ):
         raise CacheCorrupt("entry bodies do not match the entries")
+    number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
     try:
-        return _entries(paths, columns, _bodies(container, ends), numbers, label)
+        _check(columns, number)
+        table = EntryTable(paths, columns, _bodies(container, ends), number, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
+    return TableView(table, range(len(paths)))
 
 
-def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> list[str]:
-    """Each entry's body, `ends` being their byte ends in the bodies section (checked to rise
-    to its length). Read CHUNK entries at a time: the section is never held whole, decoded
-    beside the bodies cut from it (at 50k entries that doubled ~40 MB at the peak)."""
+def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> BodyChunks:
+    """The bodies, `ends` being their byte ends in the bodies section (checked to rise to its
+    length), read CHUNK entries at a time: the section is never held whole. An all-ASCII piece
+    is kept as one string and cut on demand; any other is decoded body by body now, so a
+    body cut inside a character is refused here, not when it is shown."""
     starts = np.concatenate([np.zeros(1, dtype=np.int64), ends[:-1]]) if len(ends) else ends
     chunks = range(0, len(ends), CHUNK)
     pieces = container.pieces(
         "bodies", (int(ends[min(at + CHUNK, len(ends)) - 1] - starts[at]) for at in chunks)
     )
-    bodies: list[str] = []
+    bodies = BodyChunks(CHUNK)
     try:
         for at, piece in zip(chunks, pieces, strict=False):  # the drain below ends `pieces`
             base = int(starts[at])
-            bounds = zip(
-                (starts[at : at + CHUNK] - base).tolist(),
-                (ends[at : at + CHUNK] - base).tolist(),
-                strict=True,
-            )
+            begins = (starts[at : at + CHUNK] - base).tolist()
+            finishes = (ends[at : at + CHUNK] - base).tolist()
             if piece.isascii():
-                text = piece.decode("ascii")
-                bodies.extend(text[begin:end] for begin, end in bounds)
+                bodies.add_ascii(piece.decode("ascii"), begins, finishes)
             else:
-                bodies.extend(
-                    piece[begin:end].decode("utf-8", "surrogatepass") for begin, end in bounds
+                bodies.add_decoded(
+                    [
+                        piece[begin:end].decode("utf-8", "surrogatepass")
+                        for begin, end in zip(begins, finishes, strict=True)
+                    ]
                 )
     except UnicodeDecodeError:
         raise CacheCorrupt("section bodies is not UTF-8") from None
@@ -168,25 +170,14 @@ def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> list[str]:
     return bodies
 
 
-def _entries(
-    paths: Sequence[str],
-    columns: list[list[Any]],
-    bodies: list[str],
-    numbers: list[npt.NDArray[Any]],
-    label: str,
-) -> list[Entry]:
-    """Entries from checked columns, every string column checked in one `str.join` (C),
-    equal headings, dates and tuples shared (a file's entries repeat them; at 50k entries
-    sharing headings saves ~2.5 MB).
-
-    Built CHUNK entries at a time, and what decoding made and drops is dropped as the
-    entries' own values are made: a whole column's numbers as Python ints, or every heading
-    list, alive until the end left ~10 MB of holes among the entries at 50k."""
+def _check(columns: list[list[Any]], number: dict[str, npt.NDArray[Any]]) -> None:
+    """Raise ValueError or TypeError unless every entry can be made from the columns: every
+    string a string (checked by `str.join`), enum codes and times in range, headings lists, a
+    heading wherever the title is the last heading, tags, metadata pairs and warnings lists
+    of strings. Each check runs in C over a whole column (`map`, `compress`, `set`): at
+    50,000 entries a loop in Python was a tenth of a warm start."""
     ids, titles, headings, roles, tags, metadata, warnings = columns
-    number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
-    ordinals, times, sources, origins = (
-        number[name] for name in ("date", "time", "source", "origin")
-    )
+    sources, origins, times = number["source"], number["origin"], number["time"]
     if len(sources) and (
         sources.min() < 0
         or sources.max() >= len(SOURCES)
@@ -195,114 +186,34 @@ def _entries(
         or times.max() >= _MICROSECONDS_PER_DAY
     ):
         raise ValueError("an enum code or a time of day out of range")
-    if not all(type(path) is list for path in headings):
+    if not set(map(type, headings)) <= {list}:
         raise TypeError("heading paths are not lists")
+    if not all(compress(headings, _none(titles))):
+        raise ValueError("an entry has neither a title nor a heading")
+    if not set(map(type, chain(tags, metadata, warnings))) <= {list, type(None)}:
+        raise TypeError("tags, metadata or warnings are not lists")
+    pairs = list(chain.from_iterable(filter(None, metadata)))
+    if not all(type(pair) is list and len(pair) == 2 for pair in pairs):
+        raise ValueError("metadata pairs damaged")
     _all_text(
         chain(
             ids,
-            (t for t in titles if t is not None),
-            (r for r in roles if r),
+            compress(titles, _given(titles)),
+            compress(roles, _given(roles)),
             chain.from_iterable(headings),
+            chain.from_iterable(filter(None, tags)),
+            chain.from_iterable(filter(None, warnings)),
+            chain.from_iterable(pairs),
         )
     )
-    known_headings: dict[str, str] = {}  # a file's entries share its outer headings, as parsed
-    shared_heading = known_headings.setdefault
-    for at, path in enumerate(headings):  # in place, so each tuple reuses the list it replaces
-        headings[at] = tuple([shared_heading(part, part) for part in path])
-    shared = _Shared()
-    date_of: dict[int, dt.date | None] = {
-        ordinal: dt.date.fromordinal(ordinal)
-        for ordinal in set(ordinals.tolist())  # np.unique would load numpy.ma (~10 ms)
-        if ordinal >= 0
-    }
-    date_of[-1] = None
-    entries: list[Entry] = []
-    for at in range(0, len(ids), CHUNK):
-        window = slice(at, at + CHUNK)
-        entries.extend(
-            Entry(
-                identifier,
-                path,
-                SOURCES[source],
-                heading[-1] if title is None else title,
-                heading,
-                body,
-                start,
-                finish,
-                date_of[ordinal],
-                None if micro < 0 else _time(micro),
-                ORIGINS[origin],
-                position,
-                count,
-                role,
-                shared.strings(tag) if tag else (),
-                shared.pairs(meta) if meta else (),
-                shared.strings(warning) if warning else (),
-                label,
-            )
-            for (
-                identifier,
-                path,
-                title,
-                heading,
-                role,
-                tag,
-                meta,
-                warning,
-                body,
-                start,
-                finish,
-                ordinal,
-                micro,
-                position,
-                count,
-                source,
-                origin,
-            ) in zip(
-                ids[window],
-                paths[window],
-                titles[window],
-                headings[window],
-                roles[window],
-                tags[window],
-                metadata[window],
-                warnings[window],
-                bodies[window],
-                *(column[window].tolist() for column in numbers),
-                strict=True,
-            )  # the numbers in NUMBER_COLUMNS' order
-        )
-    return entries
 
 
-class _Shared:
-    """Equal tag, frontmatter and warning tuples decoded once (a file's entries repeat them),
-    their strings checked once."""
-
-    def __init__(self) -> None:
-        self.known: dict[Any, Any] = {}
-
-    def strings(self, values: list[Any]) -> tuple[str, ...]:
-        key = tuple(values)
-        found = self.known.get(key)
-        if found is None:
-            _all_text(key)
-            found = self.known[key] = key
-        return cast(tuple[str, ...], found)
-
-    def pairs(self, values: list[Any]) -> tuple[tuple[str, str], ...]:
-        key = tuple(self.strings(pair) for pair in values)
-        if any(len(pair) != 2 for pair in key):
-            raise ValueError("metadata pairs damaged")
-        found = self.known.get(key)
-        if found is None:
-            found = self.known[key] = key
-        return cast(tuple[tuple[str, str], ...], found)
+def _none(values: list[Any]) -> Iterator[bool]:
+    return map(is_, values, repeat(None))
 
 
-def _time(microseconds: int) -> dt.time:
-    seconds, micro = divmod(microseconds, 1_000_000)
-    return dt.time(seconds // 3600, seconds // 60 % 60, seconds % 60, micro)
+def _given(values: list[Any]) -> Iterator[bool]:
+    return map(is_not, values, repeat(None))
 
 
 def _all_text(values: Iterable[Any]) -> None:

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING
 from memtui import __version__
 
 if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records without them
+    from collections.abc import Sequence
+
     from memtui.core.model import Entry
     from memtui.core.reading.walk import Signature
     from memtui.core.search.arrays import FloatArray
@@ -59,7 +61,7 @@ class CachedFile:
     """Content hash, kept when the file had been modified so recently when it was read that a
     rewrite of equal size within the same timestamp tick could hide behind an unchanged stat;
     such a file is reused only if its content still hashes to this."""
-    entries: tuple[Entry, ...] | None
+    entries: Sequence[Entry] | None
     """Every entry of the file, in file order; None while it was left unread (a daily note
     outside the date window)."""
     count: int | None = None
@@ -71,7 +73,7 @@ class CachedFile:
 class CachedIndex:
     """The word index over a root's loaded entries, exactly as `build_main_segment` made it."""
 
-    slots: tuple[Entry, ...]
+    slots: Sequence[Entry]
     """The entry of each slot, in slot order (each one is also in its file's `entries`)."""
     segment: Segment
     lengths: FloatArray

@@ -149,7 +149,7 @@ class Engine:
             with self._lock:
                 pending = not self._index.built
                 generation = self._index.generation
-                entries = self._index.entries[: self._index.main_size]
+                entries = self._index.entries[: self._index.main_size] if pending else []
             if pending:
                 segment, lengths = build_main_segment(entries)
                 with self._lock:
@@ -278,7 +278,7 @@ class Engine:
             per_path=tuple((prefix + row[0], *row[1:]) for row in changes.per_path),
         )
 
-    def _entries_at(self, qualified: str) -> tuple[Entry, ...]:
+    def _entries_at(self, qualified: str) -> Sequence[Entry]:
         if len(self.stores) == 1:
             return self.stores[0].entries_in(qualified)
         label, _, path = qualified.partition("/")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,8 +50,9 @@ from memtui.core.reading.walk import (
 class _File:
     signature: Signature
     kind: FileKind
-    entries: tuple[Entry, ...] | None
-    """Every entry of the file; None while a daily note outside the window is still unread."""
+    entries: Sequence[Entry] | None
+    """Every entry of the file (made on demand when they came from the cache); None while a
+    daily note outside the window is still unread."""
     hidden: int | None = None
     """Entries the current window hides; None until counted."""
     digest: str | None = None
@@ -68,8 +69,7 @@ def _file_chars(record: _File) -> int:
 
 
 NO_FILES: Snapshot[str, _File] = Snapshot(weigh=_file_chars)
-NO_PATHS: Snapshot[str, tuple[Entry, ...]] = Snapshot(weigh=_entries_chars)
-NO_ENTRIES: Snapshot[str, Entry] = Snapshot(weigh=lambda entry: entry.text_chars)
+NO_PATHS: Snapshot[str, Sequence[Entry]] = Snapshot(weigh=_entries_chars)
 """Empty snapshots of the records that hold entries, weighed by their text, so a big file
 that goes away is not kept by a snapshot's base (see `core.live.snapshot`)."""
 
@@ -97,8 +97,7 @@ class Store:
         self._skipped: Snapshot[str, str] = Snapshot()
         self._file_index = PathIndex()
         self._skip_index = PathIndex()
-        self._by_path: Snapshot[str, tuple[Entry, ...]] = NO_PATHS
-        self._entries: Snapshot[str, Entry] = NO_ENTRIES
+        self._by_path: Snapshot[str, Sequence[Entry]] = NO_PATHS
         self._hidden: int | None = None
         self._root_missing = False
 
@@ -106,10 +105,11 @@ class Store:
 
     @property
     def entries(self) -> Mapping[str, Entry]:
-        """id -> Entry for every loaded entry (a read-only view of the current snapshot)."""
-        return self._entries.view()
+        """id -> Entry for every loaded entry, as of the current snapshot (made from the
+        cached columns where they are not yet: a warm start makes none until asked)."""
+        return {entry.id: entry for entries in self._by_path.values() for entry in entries}
 
-    def entries_in(self, path: str) -> tuple[Entry, ...]:
+    def entries_in(self, path: str) -> Sequence[Entry]:
         """One file's loaded entries, in file order."""
         return self._by_path.get(path, ())
 
@@ -195,7 +195,6 @@ class Store:
         self._file_index = PathIndex()
         self._skip_index = PathIndex()
         self._by_path = NO_PATHS
-        self._entries = NO_ENTRIES
         self._hidden = None
         self._root_missing = not self.root.is_dir()
         if self._root_missing:
@@ -304,7 +303,7 @@ class Store:
     def _in_window(self, record: _File) -> bool:
         return file_in_window(record.kind, self._cutoff())
 
-    def _visible(self, path: str, record: _File) -> tuple[Entry, ...]:
+    def _visible(self, path: str, record: _File) -> Sequence[Entry]:
         if not self._in_window(record):
             return ()
         entries = self._parsed(path, record)
@@ -313,7 +312,7 @@ class Store:
             return tuple(entry for entry in entries if entry_in_window(entry, cutoff))
         return entries
 
-    def _parsed(self, path: str, record: _File) -> tuple[Entry, ...]:
+    def _parsed(self, path: str, record: _File) -> Sequence[Entry]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
             result = read_entries(
@@ -331,21 +330,17 @@ class Store:
         self._rebuild(set(self._by_path) | set(self._files))
 
     def _rebuild(self, touched: set[str]) -> None:
-        paths: dict[str, tuple[Entry, ...]] = {}
-        gone: list[str] = []
+        paths: dict[str, Sequence[Entry]] = {}
         for path in touched:
-            gone.extend(entry.id for entry in self._by_path.get(path, ()))
             record = self._files.get(path)
             if record is None:
                 continue
             visible = self._visible(path, record)
             if visible or self._in_window(record):
                 paths[path] = visible
-        entries = {entry.id: entry for visible in paths.values() for entry in visible}
         self._by_path = self._by_path.evolve(paths, touched)
-        self._entries = self._entries.evolve(entries, gone)
 
-    def _diff(self, before: Mapping[str, tuple[Entry, ...]], paths: set[str]) -> ChangeSet:
+    def _diff(self, before: Mapping[str, Sequence[Entry]], paths: set[str]) -> ChangeSet:
         added: set[str] = set()
         removed: set[str] = set()
         updated: set[str] = set()

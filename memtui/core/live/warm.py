@@ -14,10 +14,9 @@ without tokenizing again.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import groupby
-from operator import attrgetter
 
 import numpy as np
 
@@ -30,8 +29,7 @@ from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.search.index import COMPACT_MIN_DELTA, Index
 from memtui.core.search.segment import Segment
 from memtui.core.search.segment_merge import renumbered
-
-_path_of = attrgetter("path")
+from memtui.core.search.slots import entry_paths, joined_rows
 
 
 def _walk(store: Store, scans: list[Scan | None], at: int) -> None:
@@ -72,10 +70,10 @@ def read_seeds(
 class WarmIndex:
     """The cached index of every root joined, and the files to update on top of it."""
 
-    slots: list[Entry]
+    slots: Sequence[Entry]
     segment: Segment
     lengths: FloatArray
-    changes: dict[str, tuple[Entry, ...]]
+    changes: dict[str, Sequence[Entry]]
     """Qualified path -> its entries now, for every file whose entries differ from the cached."""
 
 
@@ -86,30 +84,38 @@ def warm_index(stores: Sequence[Store], seeds: Sequence[RootSnapshot | None]) ->
     if not stores or any(index is None for index in indexes):
         return None
     cached = [index for index in indexes if index is not None]
-    changes: dict[str, tuple[Entry, ...]] = {}
+    changes: dict[str, Sequence[Entry]] = {}
     for store, index in zip(stores, cached, strict=True):
         changes.update(_changed_files(store, index.slots))
     total = sum(len(index.slots) for index in cached)
     if sum(len(entries) for entries in changes.values()) > max(COMPACT_MIN_DELTA, total // 4):
         return None
-    slots = [entry for index in cached for entry in index.slots]
     if len(cached) == 1:
-        segment, lengths = cached[0].segment, cached[0].lengths
-    else:
-        parts: list[tuple[Segment, IntArray]] = []
-        base = 0
-        for index in cached:
-            count = len(index.slots)
-            parts.append((index.segment, np.arange(base, base + count, dtype=np.int64)))
-            base += count
-        segment = renumbered(parts, base)
-        lengths = np.concatenate([index.lengths for index in cached])
-    return WarmIndex(slots, segment, lengths, changes)
+        return WarmIndex(cached[0].slots, cached[0].segment, cached[0].lengths, changes)
+    parts: list[tuple[Segment, IntArray]] = []
+    base = 0
+    for index in cached:
+        count = len(index.slots)
+        parts.append((index.segment, np.arange(base, base + count, dtype=np.int64)))
+        base += count
+    return WarmIndex(
+        joined_rows([index.slots for index in cached]),
+        renumbered(parts, base),
+        np.concatenate([index.lengths for index in cached]),
+        changes,
+    )
 
 
-def _changed_files(store: Store, cached_slots: Iterable[Entry]) -> dict[str, tuple[Entry, ...]]:
-    """Files whose loaded entries are not exactly the cached index's (qualified paths)."""
-    cached = {path: tuple(group) for path, group in groupby(cached_slots, key=_path_of)}
+def _changed_files(store: Store, cached_slots: Sequence[Entry]) -> dict[str, Sequence[Entry]]:
+    """Files whose loaded entries are not exactly the cached index's (qualified paths). The
+    slots of a file are consecutive (slot order is by path), so each file's cached entries are
+    a slice of them, found from the paths alone."""
+    cached: dict[str, Sequence[Entry]] = {}
+    start = 0
+    for path, run in groupby(entry_paths(cached_slots)):
+        stop = start + len(list(run))
+        cached[path] = cached_slots[start:stop]
+        start = stop
     now = {path: store.entries_in(path) for path in store.paths()}
     prefix = f"{store.label}/" if store.label else ""
     return {

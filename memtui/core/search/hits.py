@@ -73,7 +73,7 @@ class RankContext:
 
     query: Query
     settings: Settings
-    entries: list[Entry]
+    entries: Sequence[Entry]
     statics: StaticFactors
     lengths: FloatArray
     average_length: float

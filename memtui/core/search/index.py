@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import groupby
+from typing import cast
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from memtui.core.search.expansion import (
 )
 from memtui.core.search.fields import entry_tokens
 from memtui.core.search.segment import EMPTY_SEGMENT, Segment, build_main_segment, build_segment
+from memtui.core.search.slots import EntryRows, SlotEntries
 from memtui.core.search.tokenize import is_cjk
 
 COMPACT_MIN_DEAD = 1000
@@ -64,7 +66,7 @@ class Index:
     """Slots, live flags, token lengths and the two segments; not thread-safe (Engine locks)."""
 
     def __init__(self) -> None:
-        self.entries: list[Entry] = []
+        self.entries = SlotEntries()
         self.alive: BoolArray = np.zeros(0, dtype=bool)
         self.lengths: FloatArray = np.zeros(0)
         self.slot_of: dict[str, int] = {}
@@ -116,17 +118,24 @@ class Index:
     def set_entries(self, entries: Iterable[Entry]) -> None:
         """Give `entries` slots but no postings yet: browse mode works at once, term queries
         need `install_main` (the two-phase load that lets the UI paint before indexing)."""
-        self.entries = []
         self.slot_of = {}
         self.paths = []
         self._path_ids = {}
         self.path_id = np.zeros(0, dtype=np.int64)
         self.path_rank = np.zeros(0, dtype=np.int64)
-        self.entries = list(entries)  # what `_claim_slot` does per entry, for all at once:
-        self.slot_of = {entry.id: slot for slot, entry in enumerate(self.entries)}
+        rows = entries if isinstance(entries, EntryRows) else None
+        base = cast(Sequence[Entry], rows) if rows is not None else list(entries)
+        self.entries = SlotEntries(base)
+        if rows is not None:  # a warm start: read from the columns, not entries
+            ids, paths, chars = rows.ids(), rows.qualified_paths(), rows.text_chars()
+        else:
+            ids = [entry.id for entry in base]
+            paths = [entry.qualified_path for entry in base]
+            chars = sum(entry.text_chars for entry in base)
+        self.slot_of = dict(zip(ids, range(len(ids)), strict=True))  # `_claim_slot`, for all
         run_ids: list[int] = []  # per run of one file's consecutive slots (slot order)
         run_lengths: list[int] = []
-        for path, run in groupby([entry.qualified_path for entry in self.entries]):
+        for path, run in groupby(paths):
             count = len(list(run))
             path_id = self._path_ids.get(path)
             if path_id is None:
@@ -146,7 +155,7 @@ class Index:
         self.lengths = np.zeros(len(self.entries))
         self.live_count = len(self.entries)
         self.total_length = 0.0
-        self.live_chars = sum(entry.text_chars for entry in self.entries)
+        self.live_chars = chars
         self.dead_chars = 0
         self.built = False
         self.main_size = len(self.entries)
@@ -202,7 +211,7 @@ class Index:
         too_much_dead_text = self.dead_chars > max(COMPACT_MIN_DEAD_CHARS, self.live_chars)
         delta_too_big = len(self._delta_tokens) > max(COMPACT_MIN_DELTA, self.live_count // 4)
         if too_many_dead or too_much_dead_text or delta_too_big:
-            self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive)])
+            self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive).tolist()])
             return [
                 self.slot_of[entry.id] for entries in entries_by_path.values() for entry in entries
             ]

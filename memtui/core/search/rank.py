@@ -31,8 +31,8 @@ from memtui.core.search.scoring import (
     k1_length_norm,
     static_part,
 )
+from memtui.core.search.slots import SOURCE_CODES
 from memtui.core.search.statics import (
-    SOURCE_CODES,
     Settings,
     StaticFactors,
     compute_statics,

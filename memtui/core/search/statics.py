@@ -7,19 +7,25 @@ the tie-break keys; the formulas that turn them into factor values are in `core.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from itertools import chain
 
 import numpy as np
 
 from memtui.core.model import Entry, Multiplier, Source, multiplier_product
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
 from memtui.core.search.scoring import position_score, recency_values
+from memtui.core.search.slots import (
+    SOURCE_CODES,
+    SOURCE_ORDER,
+    EntryRows,
+    PlaceColumns,
+    SlotEntries,
+    join_places,
+)
 from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
-
-SOURCE_CODES = {Source.LONG_TERM: 0, Source.DAILY: 1, Source.NOTE: 2}
-"""Sources as small integers, for the per-slot `source_code` array and source filters."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,87 +86,126 @@ class StaticFactors:
 def position_rank(entry: Entry) -> tuple[int, int, str]:
     """(r, n, wording): r counts entries from the favoured end of a file of n entries (the
     start of long-term files and notes, the newest end of a daily note)."""
-    count = max(entry.count, 1)
-    index = min(max(entry.position, 0), count - 1)
-    if entry.source is Source.DAILY:
+    return place_rank(entry.source, entry.position, entry.count)
+
+
+def place_rank(source: Source, position: int, count: int) -> tuple[int, int, str]:
+    """`position_rank` from the entry's source, position and count alone."""
+    count = max(count, 1)
+    index = min(max(position, 0), count - 1)
+    if source is Source.DAILY:
         return count - 1 - index, count, "from the newest"
     return index, count, "from the top"
 
 
-def position_value(entry: Entry) -> float:
-    r, n, _ = position_rank(entry)
-    return position_score(r, n)
-
-
-def glob_matches(pattern: str, entry: Entry) -> bool:
+def glob_matches(pattern: str, path: str, tags: tuple[str, ...]) -> bool:
     """Config boost patterns: `tag:GLOB` against tags, else a glob on the path or file name."""
     if pattern.startswith("tag:"):
         wanted = pattern[4:].casefold()
-        return any(fnmatchcase(tag.casefold(), wanted) for tag in entry.tags)
-    if fnmatchcase(entry.path, pattern):
+        return any(fnmatchcase(tag.casefold(), wanted) for tag in tags)
+    if fnmatchcase(path, pattern):
         return True
-    return "/" not in pattern and fnmatchcase(entry.file_name, pattern)
+    return "/" not in pattern and fnmatchcase(path.rsplit("/", 1)[-1], pattern)
 
 
 def entry_multipliers(entry: Entry, settings: Settings) -> tuple[Multiplier, ...]:
     """Config boosts that fire, then the session boost; their product is the slot's multiplier."""
+    return multipliers_of(entry.path, entry.tags, entry.qualified_path, settings)
+
+
+def multipliers_of(
+    path: str, tags: tuple[str, ...], qualified_path: str, settings: Settings
+) -> tuple[Multiplier, ...]:
+    """`entry_multipliers` from what they read of the entry: its paths and tags."""
     fired = [
         Multiplier(name="boost", reason=f"config boost {boost.pattern!r}", factor=boost.factor)
         for boost in settings.config.boosts
-        if glob_matches(boost.pattern, entry)
+        if glob_matches(boost.pattern, path, tags)
     ]
-    session = settings.session_boosts.get(entry.qualified_path)
+    session = settings.session_boosts.get(qualified_path)
     if session is not None:
         fired.append(
-            Multiplier(
-                name="session", reason=f"session boost on {entry.qualified_path}", factor=session
-            )
+            Multiplier(name="session", reason=f"session boost on {qualified_path}", factor=session)
         )
     return tuple(fired)
 
 
-def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
-    """Per-slot static arrays, gathered into plain lists first (numpy item writes are slow)."""
+def place_columns(entries: Sequence[Entry]) -> PlaceColumns:
+    """What the static factors read of each entry: from the columns where the entries are
+    held as columns, else one entry at a time."""
+    if isinstance(entries, EntryRows):
+        return entries.places()
+    if isinstance(entries, SlotEntries) and entries.base:
+        return join_places([place_columns(entries.base), place_columns(entries.extra)])
+    return PlaceColumns(
+        date_ordinal=np.fromiter(
+            (-1 if entry.date is None else entry.date.toordinal() for entry in entries),
+            np.int64,
+            len(entries),
+        ),
+        seconds=np.fromiter(
+            (
+                0
+                if (time_of_day := entry.time) is None
+                else (time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second)
+                for entry in entries
+            ),
+            np.int64,
+            len(entries),
+        ),
+        source_code=np.fromiter(
+            (SOURCE_CODES[entry.source] for entry in entries), np.int64, len(entries)
+        ),
+        line_start=np.fromiter((entry.line_start for entry in entries), np.int64, len(entries)),
+        position=np.fromiter((entry.position for entry in entries), np.int64, len(entries)),
+        count=np.fromiter((entry.count for entry in entries), np.int64, len(entries)),
+    )
+
+
+def _boost_inputs(entries: Sequence[Entry]) -> Iterable[tuple[str, tuple[str, ...], str]]:
+    """(path, tags, qualified path) per entry, from the columns where there are columns."""
+    if isinstance(entries, EntryRows):
+        return zip(entries.paths(), entries.tags(), entries.qualified_paths(), strict=True)
+    if isinstance(entries, SlotEntries) and entries.base:
+        return chain(_boost_inputs(entries.base), _boost_inputs(entries.extra))
+    return ((entry.path, entry.tags, entry.qualified_path) for entry in entries)
+
+
+def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFactors:
+    """Per-slot static arrays. Files repeat a few places (source, position, count) and boost
+    inputs, so each distinct one is valued once, by the same functions an explanation uses."""
     n = len(entries)
-    ordinals = [-1 if entry.date is None else entry.date.toordinal() for entry in entries]
-    seconds = [
-        0
-        if (time_of_day := entry.time) is None
-        else (time_of_day.hour * 3600 + time_of_day.minute * 60 + time_of_day.second)
-        for entry in entries
-    ]
-    sources = [entry.source for entry in entries]
-    lines = [entry.line_start for entry in entries]
-    by_place: dict[tuple[Source, int, int], float] = {}
-    """Position values by (source, position, count): a file's entries repeat the same few."""
-    positions: list[float] = []
-    for entry in entries:
-        place = (entry.source, entry.position, entry.count)
-        value = by_place.get(place)
-        if value is None:
-            value = by_place[place] = position_value(entry)
-        positions.append(value)
-    date_ordinal = np.asarray(ordinals, dtype=np.int64).reshape(n)
+    places = place_columns(entries)
+    date_ordinal = places.date_ordinal
     dated = date_ordinal >= 0
     ages = np.where(dated, np.maximum(0, settings.today_ordinal - date_ordinal), np.nan)
-    when = np.where(dated, date_ordinal * 86400 + np.asarray(seconds, dtype=np.int64), -1)
+    when = np.where(dated, date_ordinal * 86400 + places.seconds, -1)
+    code = places.source_code
     priorities = settings.config.source_priority
     priority = np.asarray(
-        [priorities.get(source.value, 0) for source in sources], dtype=np.int64
-    ).reshape(n)
-    source_code = np.asarray([SOURCE_CODES[source] for source in sources], dtype=np.int64).reshape(
-        n
-    )
-    evergreen = (
-        np.asarray([source is Source.LONG_TERM for source in sources], dtype=bool).reshape(n)
-        & settings.config.evergreen_long_term
-    )
+        [priorities.get(source.value, 0) for source in SOURCE_ORDER], dtype=np.int64
+    )[code]
+    evergreen = (code == SOURCE_CODES[Source.LONG_TERM]) & settings.config.evergreen_long_term
+    by_place: dict[tuple[int, int, int], float] = {}
+    positions: list[float] = []
+    for place in zip(code.tolist(), places.position.tolist(), places.count.tolist(), strict=True):
+        value = by_place.get(place)
+        if value is None:
+            source, position, count = place
+            value = by_place[place] = position_score(
+                *place_rank(SOURCE_ORDER[source], position, count)[:2]
+            )
+        positions.append(value)
     multiplier = np.ones(n)
     if settings.config.boosts or settings.session_boosts:
-        multiplier = np.asarray(
-            [multiplier_product(entry_multipliers(entry, settings)) for entry in entries],
-            dtype=np.float64,
-        ).reshape(n)
+        by_inputs: dict[tuple[str, tuple[str, ...], str], float] = {}
+        products: list[float] = []
+        for inputs in _boost_inputs(entries):
+            product = by_inputs.get(inputs)
+            if product is None:
+                product = by_inputs[inputs] = multiplier_product(multipliers_of(*inputs, settings))
+            products.append(product)
+        multiplier = np.asarray(products, dtype=np.float64).reshape(n)
     return StaticFactors(
         ages=ages,
         evergreen=evergreen,
@@ -169,10 +214,10 @@ def compute_statics(entries: list[Entry], settings: Settings) -> StaticFactors:
         priority=priority,
         position=np.asarray(positions, dtype=np.float64).reshape(n),
         multiplier=multiplier,
-        source_code=source_code,
+        source_code=code,
         date_ordinal=date_ordinal,
         when=when,
-        line=np.asarray(lines, dtype=np.int64).reshape(n),
+        line=places.line_start,
     )
 
 

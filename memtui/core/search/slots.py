@@ -1,0 +1,195 @@
+"""The entry of each index slot, made only when someone looks at it.
+
+A warm start hands the index entries that a cache decoded as columns (`EntryRows`): the index
+and the static factors read the columns they need (ids, paths, dates, places), and an `Entry`
+object is made only for the slots that are shown, explained or re-read. At 50,000 entries that
+is most of a warm `rank`: building every entry cost ~0.3 s for the ten a command prints.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Protocol, cast, overload, runtime_checkable
+
+import numpy as np
+
+from memtui.core.model import Entry, Source
+from memtui.core.search.arrays import IntArray
+
+SOURCE_ORDER = (Source.LONG_TERM, Source.DAILY, Source.NOTE)
+"""Sources as small integers (their place here), for per-slot arrays and source filters."""
+SOURCE_CODES = {source: code for code, source in enumerate(SOURCE_ORDER)}
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceColumns:
+    """Per row, what the query-independent factors read of an entry."""
+
+    date_ordinal: IntArray
+    """-1 when undated."""
+    seconds: IntArray
+    """Seconds since midnight of the entry's time, 0 when it has none."""
+    source_code: IntArray
+    """The entry's source as its place in SOURCE_ORDER."""
+    line_start: IntArray
+    position: IntArray
+    count: IntArray
+
+
+@runtime_checkable
+class EntryRows(Protocol):
+    """Entries held as columns: read without making an `Entry` for every row."""
+
+    def __len__(self) -> int: ...
+
+    def __getitem__(self, row: int) -> Entry: ...
+
+    def __iter__(self) -> Iterator[Entry]: ...
+
+    def ids(self) -> list[str]: ...
+
+    def paths(self) -> list[str]:
+        """Each row's `Entry.path` (root-relative)."""
+        ...
+
+    def qualified_paths(self) -> list[str]:
+        """Each row's `Entry.qualified_path`."""
+        ...
+
+    def text_chars(self) -> int:
+        """The rows' `Entry.text_chars`, summed."""
+        ...
+
+    def places(self) -> PlaceColumns: ...
+
+    def tags(self) -> list[tuple[str, ...]]: ...
+
+
+class SlotEntries(Sequence[Entry]):
+    """The index's entries: a base the load gave (a list, or `EntryRows` made on demand) and
+    the entries later updates appended."""
+
+    __slots__ = ("base", "extra")
+
+    def __init__(self, base: Sequence[Entry] = ()) -> None:
+        self.base = base
+        self.extra: list[Entry] = []
+
+    def append(self, entry: Entry) -> None:
+        self.extra.append(entry)
+
+    def __len__(self) -> int:
+        return len(self.base) + len(self.extra)
+
+    @overload
+    def __getitem__(self, slot: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, slot: slice) -> list[Entry]: ...
+
+    def __getitem__(self, slot: int | slice) -> Entry | list[Entry]:
+        if isinstance(slot, slice):
+            start, stop, step = slot.indices(len(self))
+            if step != 1:
+                return [self[at] for at in range(start, stop, step)]
+            size = len(self.base)
+            head = list(self.base[start:stop]) if start < size else []
+            return head + self.extra[max(start - size, 0) : max(stop - size, 0)]
+        size = len(self.base)
+        if slot < 0:
+            slot += len(self)
+        if 0 <= slot < size:
+            return self.base[slot]
+        if slot < 0:
+            raise IndexError(slot)
+        return self.extra[slot - size]
+
+    def __iter__(self) -> Iterator[Entry]:
+        yield from self.base
+        yield from self.extra
+
+    def rows(self) -> EntryRows | None:
+        """The base as columns, when it is and nothing was appended."""
+        return self.base if not self.extra and isinstance(self.base, EntryRows) else None
+
+
+def join_places(parts: Iterable[PlaceColumns]) -> PlaceColumns:
+    """The rows of every part, in order."""
+    parts = list(parts)
+    return PlaceColumns(
+        date_ordinal=np.concatenate([part.date_ordinal for part in parts]),
+        seconds=np.concatenate([part.seconds for part in parts]),
+        source_code=np.concatenate([part.source_code for part in parts]),
+        line_start=np.concatenate([part.line_start for part in parts]),
+        position=np.concatenate([part.position for part in parts]),
+        count=np.concatenate([part.count for part in parts]),
+    )
+
+
+def entry_paths(entries: Sequence[Entry]) -> list[str]:
+    """Each entry's `Entry.path`, from the columns when `entries` has them."""
+    if isinstance(entries, EntryRows):
+        return entries.paths()
+    return [entry.path for entry in entries]
+
+
+def joined_rows(parts: Sequence[Sequence[Entry]]) -> Sequence[Entry]:
+    """The parts' entries one after the other (several roots' cached slots): still columns
+    when every part is."""
+    if all(isinstance(part, EntryRows) for part in parts):
+        return JoinedRows([cast(EntryRows, part) for part in parts])
+    return [entry for part in parts for entry in part]
+
+
+class JoinedRows(Sequence[Entry]):
+    """`EntryRows` one after the other, read as one."""
+
+    __slots__ = ("_parts", "_starts")
+
+    def __init__(self, parts: list[EntryRows]) -> None:
+        self._parts = parts
+        self._starts = list(accumulate((len(part) for part in parts), initial=0))
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @overload
+    def __getitem__(self, at: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[Entry]: ...
+
+    def __getitem__(self, at: int | slice) -> Entry | list[Entry]:
+        if isinstance(at, slice):
+            return [self[row] for row in range(*at.indices(len(self)))]
+        if at < 0:
+            at += len(self)
+        if not 0 <= at < len(self):
+            raise IndexError(at)
+        part = bisect_right(self._starts, at) - 1
+        return self._parts[part][at - self._starts[part]]
+
+    def __iter__(self) -> Iterator[Entry]:
+        for part in self._parts:
+            yield from part
+
+    def ids(self) -> list[str]:
+        return [value for part in self._parts for value in part.ids()]
+
+    def paths(self) -> list[str]:
+        return [value for part in self._parts for value in part.paths()]
+
+    def qualified_paths(self) -> list[str]:
+        return [value for part in self._parts for value in part.qualified_paths()]
+
+    def text_chars(self) -> int:
+        return sum(part.text_chars() for part in self._parts)
+
+    def places(self) -> PlaceColumns:
+        return join_places(part.places() for part in self._parts)
+
+    def tags(self) -> list[tuple[str, ...]]:
+        return [value for part in self._parts for value in part.tags()]
