@@ -66,12 +66,17 @@ def dropped(section: str) -> Callable[[Path], None]:
     return damage
 
 
-def number_for_an_id(path: Path) -> None:
-    """The right number of entries, the first one's id a number instead of text."""
-    _, sections = sections_of(path)
-    columns = json.loads(sections["entries"])
-    columns["id"][0] = 5
-    rewritten(section="entries", data=json.dumps(columns).encode())(path)
+def entry_column(name: str, value: object) -> Callable[[Path], None]:
+    """The right number of entries, the first one's `name` column holding `value`: entries
+    are made only when looked at, so decoding must refuse what could not be made."""
+
+    def damage(path: Path) -> None:
+        _, sections = sections_of(path)
+        columns = json.loads(sections["entries"])
+        columns[name][0] = value
+        rewritten(section="entries", data=json.dumps(columns).encode())(path)
+
+    return damage
 
 
 def truncated(keep: float) -> Callable[[Path], None]:
@@ -120,7 +125,15 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
-    "an id that is a number": number_for_an_id,
+    "an id that is a number": entry_column("id", 5),
+    "no title and no heading to stand for it": entry_column("heading_path", []),
+    "a heading path that is text": entry_column("heading_path", "Deploy"),
+    "tags that are text": entry_column("tags", "deploy"),
+    "a tag that is a number": entry_column("tags", ["deploy", 7]),
+    "a metadata pair of three": entry_column("metadata", [["a", "b", "c"]]),
+    "a metadata value that is a list": entry_column("metadata", [["a", ["b"]]]),
+    "warnings that are a number": entry_column("warnings", 3),
+    "a role that is a number": entry_column("role", 3),
     "file records that do not match the entries": rewritten(
         section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 1, None]]).encode()
     ),

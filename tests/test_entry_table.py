@@ -1,0 +1,158 @@
+"""A warm start keeps the cache's entries as columns and makes an `Entry` only when one is looked
+at: the entries made are exactly the ones parsing gives, the columns the index and the static
+factors read agree with those entries field for field, and a query makes only the hits shown."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import cast
+
+import numpy as np
+import pytest
+from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
+
+from memtui.bench.corpus import write_corpus
+from memtui.core.cache.entry_table import TableView
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.live.engine import Engine
+from memtui.core.model import Entry
+from memtui.core.search.slots import EntryRows, SlotEntries, joined_rows
+from memtui.core.search.statics import StaticFactors, compute_statics, make_settings
+from memtui.core.settings.config import Boost, Config
+
+
+def warm_engine(*folders: Path, config: Config | None = None) -> Engine:
+    """An engine started from a cache written by an earlier one (so nothing is read again)."""
+    cached_engine(*folders).save_cache()
+    engine = Engine(
+        folders[0] if len(folders) == 1 else cached_engine(*folders).roots,
+        config or Config(),
+        today=TODAY,
+        days=0,
+        cache=CacheFolder(),
+    )
+    engine.load()
+    return engine
+
+
+def rows_of(engine: Engine) -> EntryRows:
+    base = engine._index.entries.base
+    assert isinstance(base, EntryRows), "the warm start did not keep the cached columns"
+    return base
+
+
+def table_of(engine: Engine) -> TableView:
+    base = rows_of(engine)
+    assert isinstance(base, TableView)
+    return base
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    write_corpus(tmp_path / "corpus", 600, today=TODAY)
+    return tmp_path / "corpus"
+
+
+def test_a_warm_query_makes_only_the_entries_it_shows(corpus: Path) -> None:
+    engine = warm_engine(corpus)
+    table = table_of(engine).table
+    assert table.made.count(None) == len(table), "loading made entries"
+    result = engine.search("more", limit=5)
+    shown = [hit.entry for hit in result.hits[:5]]
+    assert result.total_matches > 5 and len(shown) == 5
+    assert len(table) - table.made.count(None) == len(shown)
+
+
+def test_made_entries_are_the_parsed_ones_and_made_once(corpus: Path, memory_root: Path) -> None:
+    for folder in (corpus, memory_root):
+        view = table_of(warm_engine(folder))
+        fresh = {entry.id: entry for entry in fresh_engine(folder).loaded_entries()}
+        made = list(view)
+        assert made == [fresh[entry.id] for entry in made]
+        assert all(view[at] is entry for at, entry in enumerate(made))
+
+
+def field_columns(entries: list[Entry]) -> dict[str, object]:
+    return {
+        "ids": [entry.id for entry in entries],
+        "paths": [entry.path for entry in entries],
+        "qualified_paths": [entry.qualified_path for entry in entries],
+        "tags": [entry.tags for entry in entries],
+        "text_chars": sum(entry.text_chars for entry in entries),
+    }
+
+
+def assert_same_statics(left: StaticFactors, right: StaticFactors) -> None:
+    for name in StaticFactors.__slots__:
+        assert np.array_equal(getattr(left, name), getattr(right, name), equal_nan=True), name
+
+
+@pytest.mark.parametrize(
+    "boosts",
+    [(), (Boost("MEMORY.md", 1.5), Boost("tag:deploy*", 1.2), Boost("memory/*-session-*", 0.8))],
+    ids=["no boosts", "boosts"],
+)
+def test_columns_agree_with_the_entries_they_make(
+    corpus: Path, memory_root: Path, boosts: tuple[Boost, ...]
+) -> None:
+    config = dataclasses.replace(Config(), boosts=boosts)
+    settings = make_settings(config, today_ordinal=TODAY.toordinal())
+    for rows in (
+        rows_of(warm_engine(corpus, config=config)),
+        rows_of(warm_engine(memory_root, corpus, config=config)),
+    ):
+        entries = list(rows)
+        assert field_columns(entries) == {
+            "ids": rows.ids(),
+            "paths": rows.paths(),
+            "qualified_paths": rows.qualified_paths(),
+            "tags": rows.tags(),
+            "text_chars": rows.text_chars(),
+        }
+        assert_same_statics(
+            compute_statics(cast(Sequence[Entry], rows), settings),
+            compute_statics(entries, settings),
+        )
+
+
+def test_several_roots_start_warm_as_one_set_of_columns(corpus: Path, memory_root: Path) -> None:
+    engine = warm_engine(memory_root, corpus)
+    rows_of(engine)
+    assert_same_engine(engine, fresh_engine(memory_root, corpus))
+
+
+def test_views_compare_by_their_entries(corpus: Path) -> None:
+    view = table_of(warm_engine(corpus))
+    first = view[0:3]
+    assert first == view[0:3] and first == tuple(view[0:3]) and tuple(view[0:3]) == first
+    assert first != view[1:4] and first != tuple(view[1:4])
+    assert view[-1] is view[len(view) - 1]
+    with pytest.raises(TypeError):
+        hash(first)
+
+
+def test_slot_entries_append_after_the_base(corpus: Path) -> None:
+    view = table_of(warm_engine(corpus))
+    slots = SlotEntries(view[0:4])
+    extra = view[10]
+    slots.append(extra)
+    assert len(slots) == 5 and slots[4] is extra and slots[-1] is extra
+    assert slots[2:5] == [view[2], view[3], extra]
+    assert list(slots) == [*view[0:4], extra]
+    with pytest.raises(IndexError):
+        slots[5]
+    assert isinstance(joined_rows([view[0:2], view[5:7]]), EntryRows)
+    assert list(joined_rows([view[0:2], [extra]])) == [view[0], view[1], extra]
+
+
+def test_a_file_changed_after_the_cache_updates_only_that_file(corpus: Path) -> None:
+    cached_engine(corpus).save_cache()
+    changed = sorted((corpus / "memory").iterdir())[-1]
+    changed.write_text(changed.read_text("utf-8") + "\n## Redis outage again\n\nfailover.\n")
+    engine = cached_engine(corpus)
+    table = table_of(engine).table
+    assert engine.search("failover redis", limit=1).hits[0].entry.path.endswith(changed.name)
+    assert table.made.count(None) > len(table) - 100  # the changed file's old entries, no more
+    assert_same_engine(engine, fresh_engine(corpus), queries=("redis failover", "more", ""))
