@@ -77,7 +77,7 @@ class EntryTable:
         self.made: list[Entry | None] = [None] * len(paths)
         self._dates: dict[int, dt.date | None] = {
             ordinal: dt.date.fromordinal(ordinal)
-            for ordinal in np.unique(numbers["date"]).tolist()
+            for ordinal in set(numbers["date"].tolist())  # np.unique would import numpy.ma
             if ordinal >= 0
         }
         self._dates[-1] = None

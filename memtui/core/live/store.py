@@ -21,19 +21,17 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
+from memtui.core.live.file_record import FileRecord, count_kept, entries_chars, file_chars
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
-from memtui.core.reading.file_kind import FileKind, classify
 from memtui.core.reading.parse import count_entries
 from memtui.core.reading.walk import (
     MAX_FILES,
     Scan,
-    Signature,
     content_digest,
     file_signature,
     is_racy,
@@ -45,31 +43,8 @@ from memtui.core.reading.walk import (
     scan_scope,
 )
 
-
-@dataclass(slots=True)
-class _File:
-    signature: Signature
-    kind: FileKind
-    entries: Sequence[Entry] | None
-    """Every entry of the file (made on demand when they came from the cache); None while a
-    daily note outside the window is still unread."""
-    hidden: int | None = None
-    """Entries the current window hides; None until counted."""
-    digest: str | None = None
-    """Content hash of what was read, when the stat could hide a same-size rewrite (see
-    `core.cache.records.CachedFile.digest`)."""
-
-
-def _entries_chars(entries: Iterable[Entry] | None) -> int:
-    return sum(entry.text_chars for entry in entries or ())
-
-
-def _file_chars(record: _File) -> int:
-    return _entries_chars(record.entries)
-
-
-NO_FILES: Snapshot[str, _File] = Snapshot(weigh=_file_chars)
-NO_PATHS: Snapshot[str, Sequence[Entry]] = Snapshot(weigh=_entries_chars)
+NO_FILES: Snapshot[str, FileRecord] = Snapshot(weigh=file_chars)
+NO_PATHS: Snapshot[str, Sequence[Entry]] = Snapshot(weigh=entries_chars)
 """Empty snapshots of the records that hold entries, weighed by their text, so a big file
 that goes away is not kept by a snapshot's base (see `core.live.snapshot`)."""
 
@@ -93,7 +68,7 @@ class Store:
         """Given to every entry (`Entry.root`) when several roots are open; '' with one."""
         self.days = days
         self.today = today or dt.date.today()
-        self._files: Snapshot[str, _File] = NO_FILES
+        self._files: Snapshot[str, FileRecord] = NO_FILES
         self._skipped: Snapshot[str, str] = Snapshot()
         self._file_index = PathIndex()
         self._skip_index = PathIndex()
@@ -108,6 +83,11 @@ class Store:
         """id -> Entry for every loaded entry, as of the current snapshot (made from the
         cached columns where they are not yet: a warm start makes none until asked)."""
         return {entry.id: entry for entries in self._by_path.values() for entry in entries}
+
+    def loaded_files(self) -> Mapping[str, Sequence[Entry]]:
+        """Relative path -> its loaded entries, for every file with entries or in the window
+        (a read-only view of the current snapshot)."""
+        return self._by_path.view()
 
     def entries_in(self, path: str) -> Sequence[Entry]:
         """One file's loaded entries, in file order."""
@@ -134,7 +114,7 @@ class Store:
             self._hidden = hidden
         return self._hidden
 
-    def _hidden_in(self, path: str, record: _File, cutoff: dt.date) -> int:
+    def _hidden_in(self, path: str, record: FileRecord, cutoff: dt.date) -> int:
         """How many of one daily file's entries the window hides (cached on the record)."""
         if record.hidden is None:
             if self._in_window(record) and not record.kind.history:
@@ -150,7 +130,7 @@ class Store:
                 record.hidden = sum(not entry_in_window(entry, cutoff) for entry in entries)
         return record.hidden
 
-    def _update_hidden(self, files_before: Mapping[str, _File], touched: set[str]) -> None:
+    def _update_hidden(self, files_before: Mapping[str, FileRecord], touched: set[str]) -> None:
         """Keep a known hidden count current by re-counting the touched files only.
 
         Recounting every file on the next search would cost the corpus; when a touched file would
@@ -171,7 +151,7 @@ class Store:
                 total += sign * self._hidden_in(path, record, cutoff)
         self._hidden = total
 
-    def _count_unread(self, path: str, record: _File) -> int:
+    def _count_unread(self, path: str, record: FileRecord) -> int:
         """Entries of a daily note the window hides whole: counted, not built (5× cheaper)."""
         loaded = read_text(self.root, path)
         if isinstance(loaded, str):
@@ -200,15 +180,15 @@ class Store:
         if self._root_missing:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
-        self._files = Snapshot(self._still_valid(seed, scan.found), weigh=_file_chars)
+        self._files = Snapshot(self._still_valid(seed, scan.found), weigh=file_chars)
         self._reconcile({"": scan}, forced=set(), touched=set())
         self._rebuild_all()
 
     def _still_valid(
         self, seed: Iterable[CachedFile], found: Mapping[str, os.stat_result]
-    ) -> dict[str, _File]:
+    ) -> dict[str, FileRecord]:
         """The seeded files the disk still agrees with, as records."""
-        records: dict[str, _File] = {}
+        records: dict[str, FileRecord] = {}
         for cached in seed:
             info = found.get(cached.path)
             if info is None or file_signature(info) != cached.signature:
@@ -220,7 +200,7 @@ class Store:
                     continue
                 if not is_racy(cached.signature):
                     digest = None  # proven unchanged now that its timestamp tick has passed
-            record = _File(cached.signature, classify(cached.path), cached.entries, digest=digest)
+            record = FileRecord(cached.path, cached.signature, cached.entries, digest=digest)
             if record.entries is None and not self._in_window(record):
                 record.hidden = cached.count
             records[cached.path] = record
@@ -230,14 +210,21 @@ class Store:
         """What a cache should remember of every known file (see `load`). The entry count of
         an unread file is left out while its stat is ambiguous (it has no digest)."""
         return tuple(
-            CachedFile(
-                path,
-                record.signature,
-                record.digest,
-                record.entries,
-                record.hidden if record.entries is None and not is_racy(record.signature) else None,
-            )
+            CachedFile(path, record.signature, record.digest, record.entries, count_kept(record))
             for path, record in sorted(self._files.items())
+        )
+
+    def remembered_as(self, records: Sequence[CachedFile]) -> bool:
+        """Whether `cache_records()` would give `records` (in any order), without making them:
+        a command asks after every run, and making 8,630 records cost more than comparing."""
+        files = self._files.view()
+        return len(files) == len(records) and all(
+            (record := files.get(cached.path)) is not None
+            and record.signature == cached.signature
+            and record.digest == cached.digest
+            and record.entries == cached.entries
+            and count_kept(record) == cached.count
+            for cached in records
         )
 
     def set_window(self, days: int) -> ChangeSet:
@@ -300,19 +287,19 @@ class Store:
     def _cutoff(self) -> dt.date | None:
         return window_cutoff(self.days, self.today)
 
-    def _in_window(self, record: _File) -> bool:
-        return file_in_window(record.kind, self._cutoff())
+    def _in_window(self, record: FileRecord) -> bool:
+        cutoff = self._cutoff()
+        return cutoff is None or file_in_window(record.kind, cutoff)
 
-    def _visible(self, path: str, record: _File) -> Sequence[Entry]:
-        if not self._in_window(record):
-            return ()
+    def _visible(self, path: str, record: FileRecord) -> Sequence[Entry]:
+        """The entries a file in the window shows (a history file's dated ones in it)."""
         entries = self._parsed(path, record)
         cutoff = self._cutoff()
-        if record.kind.history and cutoff is not None:
+        if cutoff is not None and record.kind.history:
             return tuple(entry for entry in entries if entry_in_window(entry, cutoff))
         return entries
 
-    def _parsed(self, path: str, record: _File) -> Sequence[Entry]:
+    def _parsed(self, path: str, record: FileRecord) -> Sequence[Entry]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
             result = read_entries(
@@ -330,14 +317,12 @@ class Store:
         self._rebuild(set(self._by_path) | set(self._files))
 
     def _rebuild(self, touched: set[str]) -> None:
+        files = self._files.view()
         paths: dict[str, Sequence[Entry]] = {}
         for path in touched:
-            record = self._files.get(path)
-            if record is None:
-                continue
-            visible = self._visible(path, record)
-            if visible or self._in_window(record):
-                paths[path] = visible
+            record = files.get(path)
+            if record is not None and self._in_window(record):
+                paths[path] = self._visible(path, record)
         self._by_path = self._by_path.evolve(paths, touched)
 
     def _diff(self, before: Mapping[str, Sequence[Entry]], paths: set[str]) -> ChangeSet:
@@ -387,7 +372,7 @@ class Store:
                 )
         gone = covered_files - found.keys()
         touched |= gone
-        new_files: dict[str, _File] = {}
+        new_files: dict[str, FileRecord] = {}
         for path in sorted(found):
             old = self._files.get(path)
             signature = file_signature(found[path])
@@ -397,7 +382,7 @@ class Store:
                 and not (path in forced and is_racy(signature))
             ):
                 continue
-            record = _File(signature, classify(path), None)
+            record = FileRecord(path, signature, None)
             touched.add(path)
             if self._in_window(record):
                 result = read_entries(self.root, path, self.label, fingerprint=is_racy(signature))

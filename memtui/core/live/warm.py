@@ -116,7 +116,7 @@ def _changed_files(store: Store, cached_slots: Sequence[Entry]) -> dict[str, Seq
         stop = start + len(list(run))
         cached[path] = cached_slots[start:stop]
         start = stop
-    now = {path: store.entries_in(path) for path in store.paths()}
+    now = store.loaded_files()
     prefix = f"{store.label}/" if store.label else ""
     return {
         prefix + path: now.get(path, ())
@@ -260,7 +260,7 @@ class RootCaches:
         return self.folder is not None and (
             self.dirty
             or any(
-                seed is None or seed.index is None or store.cache_records() != seed.files
+                seed is None or seed.index is None or not store.remembered_as(seed.files)
                 for store, seed in zip(self.stores, self.seeds, strict=True)
             )
         )

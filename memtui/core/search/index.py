@@ -10,13 +10,12 @@ Updates never rebuild the whole index: the *main* segment is built once at load;
 that change afterwards go to a small *delta* segment (rebuilt from cached tokens of just those
 entries) and their old slots are marked dead. Only when dead slots outnumber live ones, dead
 entries hold more text than live ones (one removed 10 MB log), or the delta grows past a quarter
-of the corpus (long sessions editing many different files), is everything compacted into a
-fresh main segment, caches of the old one dropped: an amortised cost, never one per change.
+of the corpus, is everything compacted into a fresh main segment: amortised, never per change.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import groupby
 from typing import cast
 
@@ -104,8 +103,9 @@ class Index:
         come from per-file updates and live in the delta)."""
         self.live_count = 0
         self.total_length = 0.0
-        self.live_chars = 0
-        """Characters of text (`Entry.text_chars`) in live slots; `dead_chars` in dead ones."""
+        self.live_chars: int | Callable[[], int] = 0
+        """`Entry.text_chars` summed over live slots (for a warm start, when a file first
+        changes); `dead_chars` over dead ones."""
         self.dead_chars = 0
 
     # --- building and updating --------------------------------------------------------------
@@ -127,11 +127,11 @@ class Index:
         base = cast(Sequence[Entry], rows) if rows is not None else list(entries)
         self.entries = SlotEntries(base)
         if rows is not None:  # a warm start: read from the columns, not entries
-            ids, paths, chars = rows.ids(), rows.qualified_paths(), rows.text_chars()
+            ids, paths, self.live_chars = rows.ids(), rows.qualified_paths(), rows.text_chars
         else:
             ids = [entry.id for entry in base]
             paths = [entry.qualified_path for entry in base]
-            chars = sum(entry.text_chars for entry in base)
+            self.live_chars = sum(entry.text_chars for entry in base)
         self.slot_of = dict(zip(ids, range(len(ids)), strict=True))  # `_claim_slot`, for all
         run_ids: list[int] = []  # per run of one file's consecutive slots (slot order)
         run_lengths: list[int] = []
@@ -155,7 +155,6 @@ class Index:
         self.lengths = np.zeros(len(self.entries))
         self.live_count = len(self.entries)
         self.total_length = 0.0
-        self.live_chars = chars
         self.dead_chars = 0
         self.built = False
         self.main_size = len(self.entries)
@@ -179,6 +178,7 @@ class Index:
 
         Returns the new slots. Old slots are marked dead; new entries go to the delta segment.
         """
+        live_chars = self.live_chars() if callable(self.live_chars) else self.live_chars
         alive = self.alive.copy()
         for path in entries_by_path:
             for slot in self.slots_of(path).tolist():
@@ -188,7 +188,7 @@ class Index:
                     self.total_length -= float(self.lengths[slot])
                     self._delta_tokens.pop(slot, None)
                     entry = self.entries[slot]
-                    self.live_chars -= entry.text_chars
+                    live_chars -= entry.text_chars
                     self.dead_chars += entry.text_chars
                     if self.slot_of.get(entry.id) == slot:
                         del self.slot_of[entry.id]
@@ -199,16 +199,16 @@ class Index:
                 slot = self._claim_slot(entry)
                 found = self._shared_tokens(entry_tokens(entry))
                 self._delta_tokens[slot] = found
-                self.live_chars += entry.text_chars
+                live_chars += entry.text_chars
                 new_slots.append(slot)
                 new_lengths.append(float(len(found[0]) + len(found[1])))
         self.alive = np.concatenate([alive, np.ones(len(new_slots), dtype=bool)])
         self.lengths = np.concatenate([self.lengths, np.asarray(new_lengths, dtype=np.float64)])
-        self.live_count += len(new_slots)
+        self.live_count, self.live_chars = self.live_count + len(new_slots), live_chars
         self.total_length += sum(new_lengths)
         dead = len(self.entries) - self.live_count
         too_many_dead = dead > max(COMPACT_MIN_DEAD, self.live_count)
-        too_much_dead_text = self.dead_chars > max(COMPACT_MIN_DEAD_CHARS, self.live_chars)
+        too_much_dead_text = self.dead_chars > max(COMPACT_MIN_DEAD_CHARS, live_chars)
         delta_too_big = len(self._delta_tokens) > max(COMPACT_MIN_DELTA, self.live_count // 4)
         if too_many_dead or too_much_dead_text or delta_too_big:
             self.rebuild([self.entries[slot] for slot in np.flatnonzero(self.alive).tolist()])

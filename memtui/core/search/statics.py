@@ -186,16 +186,15 @@ def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFacto
         [priorities.get(source.value, 0) for source in SOURCE_ORDER], dtype=np.int64
     )[code]
     evergreen = (code == SOURCE_CODES[Source.LONG_TERM]) & settings.config.evergreen_long_term
-    by_place: dict[tuple[int, int, int], float] = {}
-    positions: list[float] = []
-    for place in zip(code.tolist(), places.position.tolist(), places.count.tolist(), strict=True):
-        value = by_place.get(place)
-        if value is None:
-            source, position, count = place
-            value = by_place[place] = position_score(
-                *place_rank(SOURCE_ORDER[source], position, count)[:2]
-            )
-        positions.append(value)
+    places_of = list(
+        zip(code.tolist(), places.position.tolist(), places.count.tolist(), strict=True)
+    )
+    value_of = {
+        (source, position, count): position_score(
+            *place_rank(SOURCE_ORDER[source], position, count)[:2]
+        )
+        for source, position, count in dict.fromkeys(places_of)
+    }
     multiplier = np.ones(n)
     if settings.config.boosts or settings.session_boosts:
         by_inputs: dict[tuple[str, tuple[str, ...], str], float] = {}
@@ -212,7 +211,7 @@ def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFacto
         recency=recency_values(ages, evergreen, settings.half_life_days),
         source=priority / 100.0,
         priority=priority,
-        position=np.asarray(positions, dtype=np.float64).reshape(n),
+        position=np.fromiter(map(value_of.__getitem__, places_of), np.float64, n),
         multiplier=multiplier,
         source_code=code,
         date_ordinal=date_ordinal,

@@ -1,0 +1,49 @@
+"""A file as the store knows it: its stat, its entries (read, cached or not yet read), and
+what the date window hides of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from memtui.core.model import Entry
+from memtui.core.reading.file_kind import FileKind, classify
+from memtui.core.reading.walk import Signature, is_racy
+
+
+@dataclass(slots=True)
+class FileRecord:
+    """One file as the store knows it: its stat, its entries, what the window hides."""
+
+    path: str
+    signature: Signature
+    entries: Sequence[Entry] | None
+    """Every entry of the file (made on demand when they came from the cache); None while a
+    daily note outside the window is still unread."""
+    hidden: int | None = None
+    """Entries the current window hides; None until counted."""
+    digest: str | None = None
+    """Content hash of what was read, when the stat could hide a same-size rewrite (see
+    `core.cache.records.CachedFile.digest`)."""
+    known_kind: FileKind | None = None
+
+    @property
+    def kind(self) -> FileKind:
+        """What the path says the file is, worked out when first asked: with no date window
+        nothing asks, and classifying 8,630 paths was a tenth of a warm start's store."""
+        if self.known_kind is None:
+            self.known_kind = classify(self.path)
+        return self.known_kind
+
+
+def entries_chars(entries: Iterable[Entry] | None) -> int:
+    return sum(entry.text_chars for entry in entries or ())
+
+
+def file_chars(record: FileRecord) -> int:
+    return entries_chars(record.entries)
+
+
+def count_kept(record: FileRecord) -> int | None:
+    """The entry count a cache keeps of an unread file, unless its stat is ambiguous."""
+    return record.hidden if record.entries is None and not is_racy(record.signature) else None
