@@ -16,6 +16,7 @@ tries to encode a surrogate (which raises, or writes invalid UTF-8).
 from __future__ import annotations
 
 import re
+from itertools import chain
 
 _BIDI_AND_INVISIBLE = (
     "\u200b\u200c\u200d\u200e\u200f"  # zero-width space/joiners, LRM/RLM
@@ -57,17 +58,17 @@ def _build_table() -> dict[int, str]:
     return table
 
 
+def _unsafe_pattern() -> re.Pattern[str]:
+    """Every character the table replaces: the ranges as ranges, the rest one by one (looked up
+    in a set: testing each of the table's 2,271 codes against the ranges cost a start ~2 ms)."""
+    ranged = set(chain.from_iterable(range(first, last + 1) for first, last in _INVISIBLE_RANGES))
+    singles = "".join(re.escape(chr(code)) for code in _VISIBLE_TABLE if code not in ranged)
+    ranges = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _INVISIBLE_RANGES)
+    return re.compile(f"[{singles}{ranges}]")
+
+
 _VISIBLE_TABLE = _build_table()
-_UNSAFE = re.compile(
-    "["
-    + "".join(
-        re.escape(chr(code))
-        for code in _VISIBLE_TABLE
-        if not any(first <= code <= last for first, last in _INVISIBLE_RANGES)
-    )
-    + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _INVISIBLE_RANGES)
-    + "]"
-)
+_UNSAFE = _unsafe_pattern()
 
 
 def visible(text: str) -> str:
