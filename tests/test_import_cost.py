@@ -49,11 +49,12 @@ def test_rank_loads_the_ranker_but_not_textual(memory_root: Path) -> None:
     assert not any(name == "textual" or name.startswith("textual.") for name in modules)
 
 
-def test_a_rank_given_its_root_does_not_look_for_memory(memory_root: Path) -> None:
+def test_a_rank_given_its_root_loads_no_discovery_and_no_toml_parser(memory_root: Path) -> None:
     """Discovery (the places table, Claude Code's folders, the picker's choices) and the demo
-    are for runs without a ROOT: a run given one loads neither."""
+    are for runs without a ROOT: a run given one loads neither; and without a config file
+    (the tests have none) the TOML parser is not loaded."""
     modules = imported_by(["rank", "-q", "deploy", str(memory_root)])
-    unused = {"memtui.discovery", "memtui.core.places.table", "memtui.demo"}
+    unused = {"memtui.discovery", "memtui.core.places.table", "memtui.demo", "tomllib"}
     assert modules & unused == set()
 
 

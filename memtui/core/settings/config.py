@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -93,13 +92,16 @@ def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
     try:
         # As a memory file is read: a FIFO, a device or a link to /dev/zero is refused.
         text = read_small_file(target, MAX_CONFIG_BYTES).decode("utf-8")
-        raw = tomllib.loads(text)
     except (FileNotFoundError, NotADirectoryError):
         if explicit:
             raise ConfigError(f"{target}: config file not found") from None
         return Config(), []
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{target}: cannot read config: {exc}") from exc
+    import tomllib  # here: most starts have no config file, and the parser costs one ~2 ms
+
+    try:
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{target}: invalid TOML: {exc}") from exc
     except RecursionError:
