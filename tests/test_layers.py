@@ -27,6 +27,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 """Bottom to top; a module belongs to the layer of its longest matching prefix."""
 
+PARSER_UNUSED_WARM = (
+    "a warm start parses no file, and the parser's modules (Markdown structure, titles, "
+    "frontmatter) cost it ~5 ms to load"
+)
 LAZY_IMPORTS = {
     ("memtui.cli", "memtui.commands.rank"): "headless commands never load Textual",
     ("memtui.cli", "memtui.commands.listing"): "headless commands never load Textual",
@@ -40,6 +44,9 @@ LAZY_IMPORTS = {
     ("memtui.startup", "memtui.discovery"): "a run given its ROOTs never looks for memory",
     ("memtui.startup", "memtui.demo"): "only --demo writes the demo memory",
     ("memtui.startup", "memtui.core.places.instructions"): "only --demo --all reads a CLAUDE.md",
+    ("memtui.core.reading.walk", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
+    ("memtui.core.live.store", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
+    ("memtui.core.cache.codec", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
     ("memtui.core.cache.folder", "memtui.core.cache.codec"): (
         "`memtui cache` lists and clears cache files without loading numpy or the index"
     ),

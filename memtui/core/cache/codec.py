@@ -31,7 +31,6 @@ from memtui.core.cache.entry_columns import decode_entries, entry_sections
 from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry
-from memtui.core.reading.parse import entry_id
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
 
@@ -140,6 +139,8 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
 
 def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
     """Entries written under another root label, with this label and the ids it keys."""
+    from memtui.core.reading.parse import entry_id  # here: only a relabelled cache needs ids
+
     occurrences: dict[tuple[str, ...], int] = {}
     relabelled = []
     for entry in entries:

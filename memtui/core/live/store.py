@@ -28,7 +28,6 @@ from memtui.core.live.file_record import FileRecord, count_kept, entries_chars, 
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
-from memtui.core.reading.parse import count_entries
 from memtui.core.reading.walk import (
     MAX_FILES,
     Scan,
@@ -159,6 +158,8 @@ class Store:
             self._skipped = self._skipped.evolve({path: loaded}, ())
             self._skip_index.add(path)
             return 0
+        from memtui.core.reading.parse import count_entries  # here: a warm start parses nothing
+
         return count_entries(path, loaded[0].text)
 
     # --- loading -----------------------------------------------------------------------------

@@ -14,9 +14,12 @@ import datetime as dt
 import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from memtui.core.model import DateOrigin
-from memtui.core.reading.frontmatter import Frontmatter
+
+if TYPE_CHECKING:  # a name only: a warm start loads no frontmatter reader
+    from memtui.core.reading.frontmatter import Frontmatter
 
 _DATE_IN_TEXT = re.compile(
     r"(?<!\d)(\d{4})([-./])(\d{2})\2(\d{2})(?!\d)|(\d{4})年(\d{1,2})月(\d{1,2})日"

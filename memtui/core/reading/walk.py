@@ -36,7 +36,6 @@ from pathlib import Path
 
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import is_markdown
-from memtui.core.reading.parse import parse_file
 from memtui.core.reading.small_file import read_up_to
 from memtui.core.reading.text import BinaryFile, Decoded, complete_utf8_prefix, decode
 
@@ -263,6 +262,8 @@ def read_entries(
         decoded = decode(data)
     except BinaryFile as exc:
         return str(exc)
+    from memtui.core.reading.parse import parse_file  # here: a warm start parses no file
+
     entries = parse_file(path, decoded.text, warnings=decoded.warnings, root=label)
     if size > MAX_FILE_BYTES and entries:
         notice = (
