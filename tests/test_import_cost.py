@@ -61,13 +61,18 @@ def test_a_rank_given_its_root_loads_no_discovery_and_no_toml_parser(memory_root
 def test_a_warm_rank_loads_no_parser_and_no_typo_matcher(memory_root: Path) -> None:
     """From the cache no file is parsed, so neither the parser nor YAML (frontmatter) is
     loaded; rapidfuzz only for a query with a word that matches nothing. numpy.ma (~10 ms),
-    which numpy loads on the first `np.unique`, is not needed either."""
+    which numpy loads on the first `np.unique`, and the health checks' word lists (`terms`)
+    are not needed either."""
     cached_engine(memory_root).save_cache()
     warm = imported_by(["rank", "-q", "deploy", "--days", "0", str(memory_root)])
     assert "yaml" not in warm and "rapidfuzz" not in warm
     assert "numpy.ma" not in warm
-    parser = {"memtui.core.reading.parse", "memtui.core.reading.frontmatter"}
-    assert warm & parser == set()
+    unused = {
+        "memtui.core.reading.parse",
+        "memtui.core.reading.frontmatter",
+        "memtui.core.search.terms",
+    }
+    assert warm & unused == set()
     typo = imported_by(["rank", "-q", "deplyo", "--days", "0", str(memory_root)])
     assert "rapidfuzz" in typo
 

@@ -47,6 +47,9 @@ LAZY_IMPORTS = {
     ("memtui.core.reading.walk", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
     ("memtui.core.live.store", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
     ("memtui.core.cache.codec", "memtui.core.reading.parse"): PARSER_UNUSED_WARM,
+    ("memtui.core.live.engine", "memtui.core.search.terms"): (
+        "only the health checks read which words each entry holds"
+    ),
     ("memtui.core.cache.folder", "memtui.core.cache.codec"): (
         "`memtui cache` lists and clears cache files without loading numpy or the index"
     ),

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.allocator import give_back_memory
@@ -32,8 +33,10 @@ from memtui.core.search.index import Index
 from memtui.core.search.query import Query, parse_query
 from memtui.core.search.rank import Ranker, elapsed_since
 from memtui.core.search.segment import build_main_segment
-from memtui.core.search.terms import EntryTerms, collect_terms
 from memtui.core.settings.config import Config
+
+if TYPE_CHECKING:  # the health checks' type: a search never loads it
+    from memtui.core.search.terms import EntryTerms
 
 CONTEXT_CACHE_SIZE = 8
 """Recent queries kept scored, so `explain` after `search` (the UI's pattern) and a backspace
@@ -439,6 +442,8 @@ class Engine:
         with self._lock:
             index = self._index
             entries, alive, segments = list(index.entries), index.alive, (index.main, index.delta)
+        from memtui.core.search.terms import collect_terms  # here: only the health checks ask
+
         return collect_terms(entries, alive, segments)
 
     def __len__(self) -> int:
