@@ -61,8 +61,8 @@ def test_a_rank_given_its_root_loads_no_discovery_and_no_toml_parser(memory_root
 def test_a_warm_rank_loads_no_parser_and_no_typo_matcher(memory_root: Path) -> None:
     """From the cache no file is parsed, so neither the parser nor YAML (frontmatter) is
     loaded; rapidfuzz only for a query with a word that matches nothing. numpy.ma (~10 ms),
-    which numpy loads on the first `np.unique`, and the health checks' word lists (`terms`)
-    are not needed either."""
+    which numpy loads on the first `np.unique`, the health checks' word lists (`terms`) and
+    shutil with its compression modules are not needed either."""
     cached_engine(memory_root).save_cache()
     warm = imported_by(["rank", "-q", "deploy", "--days", "0", str(memory_root)])
     assert "yaml" not in warm and "rapidfuzz" not in warm
@@ -71,6 +71,8 @@ def test_a_warm_rank_loads_no_parser_and_no_typo_matcher(memory_root: Path) -> N
         "memtui.core.reading.parse",
         "memtui.core.reading.frontmatter",
         "memtui.core.search.terms",
+        "tempfile",  # a warm start writes no cache
+        "shutil",  # nor does argparse need it (`cli.help_width`)
     }
     assert warm & unused == set()
     typo = imported_by(["rank", "-q", "deplyo", "--days", "0", str(memory_root)])

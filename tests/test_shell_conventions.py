@@ -10,13 +10,14 @@ import io
 import itertools
 import json
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cache_helpers import cached_engine
 
-from memtui.cli import SUBCOMMANDS, main
+from memtui.cli import SUBCOMMANDS, help_width, main
 from memtui.commands.output import excerpt, explanation_lines
 from memtui.commands.pick import write_hand_off
 from memtui.core import cite
@@ -153,6 +154,18 @@ def test_help_lists_every_command_and_each_has_its_own(
         assert shown.value.code == 0
         out = capsys.readouterr().out
         assert f"memtui {command}" in out
+
+
+@pytest.mark.parametrize("columns", [None, "57", "0", "wide"])
+def test_help_wraps_where_argparse_would(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    """`help_width` spares every command shutil's import, and agrees with what argparse takes."""
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert help_width() == shutil.get_terminal_size().columns - 2
 
 
 # --- --explain agrees with the why pane ------------------------------------------------------

@@ -20,7 +20,6 @@ import io
 import json
 import os
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -73,6 +72,8 @@ def array_section(name: str, array: npt.NDArray[Any]) -> Section:
 
 def write_container(path: Path, header: dict[str, Any], sections: Iterable[Section]) -> int:
     """Write header and sections to `path` atomically; returns the file's size in bytes."""
+    import tempfile  # here: a warm start writes no cache, and tempfile loads shutil (~3 ms)
+
     # The writer's pid in the name: a later start can tell a dead writer's leftover from a
     # file another running memtui is still writing.
     handle, temporary = tempfile.mkstemp(
