@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memtui.core import secrets
 from memtui.core.secrets import MASK, mask_secrets
 
 GITHUB = "ghp_" + "A1b2C3d4E5" * 4
@@ -142,6 +143,17 @@ def test_masking_never_changes_the_line_count_and_is_idempotent(text: str) -> No
     assert masked.count("\n") == text.count("\n")
     assert masked.count("\r") <= text.count("\r")
     assert mask_secrets(masked) == (masked, 0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTISH)
+def test_the_quick_first_look_never_hides_a_secret(text: str) -> None:
+    """Text with none of what a secret needs is left alone after one search: masking it with
+    that search and without it gives the same result."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(secrets, "_NEEDED", ("",))
+        without = mask_secrets(text)
+    assert mask_secrets(text) == without
 
 
 PLAIN_WORDS = st.lists(

@@ -91,7 +91,7 @@ def _print_human(
             current = entry.qualified_path
             print(f"\n{one_line(current, 300)}", file=stream)
         lines = f"{entry.line_start}-{entry.line_end}"
-        when = "" if entry.when is None else date_label(entry)
+        when = "" if entry.date is None else date_label(entry)
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)

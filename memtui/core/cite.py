@@ -14,6 +14,7 @@ shows. Secrets are masked by the caller, which knows whether the user revealed t
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -37,11 +38,11 @@ class Cited:
 
 def iso_date(entry: Entry) -> str | None:
     """ISO-8601 date, with the time of day when it is known (JSON); None when undated."""
-    if entry.when is None:
+    if entry.date is None:
         return None
-    if entry.time is None and entry.date is not None:
+    if entry.time is None:
         return entry.date.isoformat()
-    return entry.when.isoformat(timespec="minutes")
+    return dt.datetime.combine(entry.date, entry.time).isoformat(timespec="minutes")
 
 
 def date_label(entry: Entry) -> str:

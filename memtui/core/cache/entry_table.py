@@ -23,6 +23,7 @@ ORIGINS = tuple(DateOrigin)
 _CODE_OF_SOURCE = np.asarray([SOURCE_CODES[source] for source in SOURCES], dtype=np.int64)
 """The cache's source numbers (places in SOURCES) as `SOURCE_CODES`."""
 Rows = range | IntArray
+NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
 
 
@@ -82,8 +83,9 @@ class EntryTable:
         }
         self._dates[-1] = None
         self._shared: dict[Any, Any] = {}
-        """Equal headings, tags, metadata and warnings made once (a file's entries repeat
-        them; at 50k entries sharing headings saved ~2.5 MB)."""
+        """Equal heading paths, tags, metadata and warnings made once (a file's entries repeat
+        them)."""
+        self._number_rows: dict[int, list[tuple[int, ...]]] = {}
         self._chars: IntArray | None = None
         self._qualified: list[str] | None = None
 
@@ -97,31 +99,42 @@ class EntryTable:
         return made
 
     def _make(self, row: int) -> Entry:
-        numbers = self.numbers
-        heading = self._share(tuple(self._share(part) for part in self.headings[row]))
+        line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
+        heading = self._share(tuple(self.headings[row]))
         title = self.titles[row]
-        micro = int(numbers["time"][row])
         tags, metadata, warnings = self.tags[row], self.metadata[row], self.warnings[row]
         return Entry(
             self.ids[row],
             self.paths[row],
-            SOURCES[numbers["source"][row]],
+            SOURCES[source],
             heading[-1] if title is None else title,
             heading,
             self.bodies.body(row),
-            int(numbers["line_start"][row]),
-            int(numbers["line_end"][row]),
-            self._dates[int(numbers["date"][row])],
+            line_start,
+            line_end,
+            self._dates[date],
             None if micro < 0 else _time(micro),
-            ORIGINS[numbers["origin"][row]],
-            int(numbers["position"][row]),
-            int(numbers["count"][row]),
+            ORIGINS[origin],
+            position,
+            count,
             self.roles[row],
             self._share(tuple(tags)) if tags else (),
             self._share(tuple(self._share(tuple(pair)) for pair in metadata)) if metadata else (),
             self._share(tuple(warnings)) if warnings else (),
             self.label,
         )
+
+    def _numbers_of(self, row: int) -> tuple[int, ...]:
+        """A row's numbers in NUMBER_ORDER, as Python ints: converted a chunk of rows at a
+        time when one of them is first made (one numpy scalar at a time cost more than the
+        rest of making the entry)."""
+        chunk, at = divmod(row, self.bodies.size)
+        rows = self._number_rows.get(chunk)
+        if rows is None:
+            window = slice(chunk * self.bodies.size, (chunk + 1) * self.bodies.size)
+            columns = [self.numbers[name][window].tolist() for name in NUMBER_ORDER]
+            rows = self._number_rows[chunk] = list(zip(*columns, strict=True))
+        return rows[at]
 
     def _share(self, value: Any) -> Any:
         return self._shared.setdefault(value, value)
