@@ -15,7 +15,12 @@ from pathlib import Path
 
 from memtui.core.health.dated import find_stale, find_superseded
 from memtui.core.health.duplicates import find_duplicates
-from memtui.core.health.load_line import find_beyond_load_line, past_load_line, read_texts
+from memtui.core.health.load_line import (
+    applies,
+    find_beyond_load_line,
+    past_load_line,
+    read_texts,
+)
 from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.health.settings import HealthSettings
 from memtui.core.live.allocator import give_back_memory
@@ -94,10 +99,17 @@ def check_health(engine: Engine) -> HealthReport:
 
 def load_line_cuts(engine: Engine) -> dict[str, tuple[LoadCut, ...]]:
     """Entry id -> the load lines it starts or runs past, over the engine's loaded entries:
-    the one check the main screen runs after every load and change (no index needed)."""
-    return past_load_line(
-        engine.loaded_entries(), _root_of(engine), engine.config.health.load_lines
-    )
+    the one check the main screen runs after every load and change (no index needed). Only
+    the entries of files a rule applies to are looked at: a warm start has made no others."""
+    rules = engine.config.health.load_lines
+    governed = [
+        entry
+        for store in engine.stores
+        for path, entries in store.loaded_files().items()
+        if any(applies(rule, path) for rule in rules)
+        for entry in entries
+    ]
+    return past_load_line(governed, _root_of(engine), rules)
 
 
 def _root_of(engine: Engine) -> dict[str, Path]:
