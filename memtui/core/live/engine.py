@@ -47,10 +47,6 @@ CONTEXT_CACHE_BYTES = 1_000_000
 again takes under a millisecond at 50k."""
 
 
-def _in_slot_order(entries: Iterable[Entry]) -> list[Entry]:
-    return sorted(entries, key=entry_order)
-
-
 def _as_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
     if isinstance(root, Path):
         return (MemoryRoot(folder_label(root), root),)
@@ -190,7 +186,7 @@ class Engine:
     def load_entries(self, entries: Iterable[Entry]) -> None:
         """Index entries made elsewhere (benchmarks, tests) instead of reading the root."""
         with self._lock:
-            self._index.rebuild(_in_slot_order(entries))
+            self._index.rebuild(sorted(entries, key=entry_order))
             self._ranker.sync()
             self._contexts = {}
             self._prepare_expansions()
