@@ -116,7 +116,6 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "truncated to the magic": truncated(0.0001),
     "truncated in the middle": truncated(0.5),
     "trailer cut off": truncated(0.999),
-    "a flipped byte in the bodies": flipped("bodies"),
     "a flipped byte in the postings": flipped("docs"),
     "a flipped byte in the entries": flipped("entries"),
     "a flipped byte in the file records": flipped("files"),
@@ -165,6 +164,28 @@ def test_a_damaged_cache_is_ignored_reported_and_rebuilt(
     repaired = cached_engine(memory_root)
     assert repaired.warnings == [] and not repaired.cache_stale
     assert_same_engine(repaired, fresh_engine(memory_root))
+
+
+def test_a_body_damaged_after_the_load_is_never_shown_and_the_cache_is_rebuilt(
+    memory_root: Path,
+) -> None:
+    """Bodies are read when an entry is made, each piece checked against its own checksum:
+    a damaged piece shows no text but a warning, its cache file is removed and never written
+    from those rows, and the next start reads the folder again."""
+    cached_engine(memory_root).save_cache()
+    path = CacheFolder().file_for(memory_root)
+    flipped("bodies")(path)
+    warm = cached_engine(memory_root)
+    assert warm.warnings == []
+    fresh = {entry.id: entry for entry in fresh_engine(memory_root).loaded_entries()}
+    damaged = [entry for entry in warm.loaded_entries() if entry != fresh[entry.id]]
+    assert damaged and all(entry.body == "" for entry in damaged)
+    assert all("damaged" in entry.warnings[-1] for entry in damaged)
+    assert not path.exists()
+    warm.set_window(30)  # a change, so the cache is written again: refused for those rows
+    warm.save_cache()
+    assert not path.exists() and any("damaged cache" in warning for warning in warm.warnings)
+    assert_same_engine(cached_engine(memory_root), fresh_engine(memory_root))
 
 
 def test_a_pickled_array_is_refused_never_unpickled(memory_root: Path, tmp_path: Path) -> None:

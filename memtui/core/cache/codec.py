@@ -37,7 +37,7 @@ from memtui.core.search.segment import Segment
 
 def encode(snapshot: RootSnapshot) -> Iterator[Section]:
     """The sections of one root's cache file, made one by one as they are written."""
-    entries = [entry for file in snapshot.files for entry in file.entries or ()]
+    entries = [entry for file in snapshot.files for entry in _passing(file.entries)]
     yield json_section("files", [_file_row(file) for file in snapshot.files])
     yield from entry_sections(entries)
     if snapshot.index is not None:
@@ -53,12 +53,11 @@ def _file_row(file: CachedFile) -> list[Any]:
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
     """The index arrays, and each slot as (file number, position in that file's entries)."""
     number = {file.path: at for at, file in enumerate(files)}
-    slot_file = np.fromiter(
-        (number[entry.path] for entry in index.slots), np.int64, len(index.slots)
-    )
-    slot_entry = np.fromiter((entry.position for entry in index.slots), np.int64, len(index.slots))
+    slots = list(_passing(index.slots))
+    slot_file = np.fromiter((number[entry.path] for entry in slots), np.int64, len(slots))
+    slot_entry = np.fromiter((entry.position for entry in slots), np.int64, len(slots))
     for entry, file_number, position in zip(
-        index.slots, slot_file.tolist(), slot_entry.tolist(), strict=True
+        slots, slot_file.tolist(), slot_entry.tolist(), strict=True
     ):
         if (files[file_number].entries or ())[position : position + 1] != (entry,):
             raise ValueError(f"index slot {entry.id} is not among its file's entries")
@@ -73,6 +72,16 @@ def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Sec
         array_section("slot_file", slot_file),
         array_section("slot_entry", slot_entry),
     ]
+
+
+def _passing(entries: Sequence[Entry] | None) -> Iterable[Entry]:
+    """Entries to write: a cache table's are made for the writer but not kept (writing the
+    cache again after a change would otherwise make and keep every entry of a warm start)."""
+    if isinstance(entries, TableView):
+        if entries.table.bodies.damaged:
+            raise ValueError("its entries came from a damaged cache: the next start reads again")
+        return entries.passing()
+    return entries or ()
 
 
 @contextmanager

@@ -175,6 +175,13 @@ class Container:
                 raise CacheCorrupt(f"section {name} lies outside the file")
         return header, sections
 
+    def kept_section(self, name: str) -> tuple[int, int, int]:
+        """(a descriptor of this file that stays open after the container closes, the
+        section's offset, its length): for reading parts of a section later, when they are
+        asked for. The descriptor is this file even once another write replaced it by name."""
+        offset, count, _ = self._location(name)
+        return os.dup(self._stream.fileno()), offset, count
+
     def has(self, name: str) -> bool:
         return name in self._sections
 

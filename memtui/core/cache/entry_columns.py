@@ -9,6 +9,7 @@ checked in bulk: 50,000 entries cost about a sixth of parsing their files again.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, compress, repeat
 from operator import attrgetter, is_, is_not
@@ -18,7 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from memtui.core.cache.container import CacheCorrupt, Container, Section, array_section
-from memtui.core.cache.entry_table import ORIGINS, SOURCES, BodyChunks, EntryTable, TableView
+from memtui.core.cache.entry_table import (
+    BODY_PIECE,
+    ORIGINS,
+    SOURCES,
+    CachedBodies,
+    EntryTable,
+    TableView,
+)
 from memtui.core.model import Entry
 
 CHUNK = 2000
@@ -44,6 +52,7 @@ NUMBER_COLUMNS: dict[str, Callable[[Entry], int]] = {
     "count": attrgetter("count"),
     "source": lambda entry: _SOURCE_CODE[entry.source],
     "origin": lambda entry: _ORIGIN_CODE[entry.date_origin],
+    "body_chars": lambda entry: len(entry.body),
 }
 """Integer columns; `date` is an ordinal and `time` microseconds since midnight, -1 when
 absent; `source` and `origin` index SOURCES and ORIGINS."""
@@ -69,8 +78,10 @@ entries left their memory scattered among the entries' strings."""
 def entry_sections(entries: Sequence[Entry]) -> Iterator[Section]:
     """The entries' sections, each made just before it is written: the writer holds one
     column at a time, never a copy of every entry's fields (~9 MB at 50,000 entries)."""
+    checksums: list[int] = []
     yield Section("entries", _column_pieces(entries))
-    yield Section("bodies", _body_pieces(entries))
+    yield Section("bodies", _body_pieces(entries, checksums))
+    yield array_section("body_checksums", np.asarray(checksums, dtype=np.int64))  # once written
     yield array_section(
         "body_ends",
         np.cumsum(_integers(_utf8_length(entry.body) for entry in entries), dtype=np.int64),
@@ -96,11 +107,14 @@ def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
     yield b"}"
 
 
-def _body_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
-    for start in range(0, len(entries), CHUNK):
-        yield "".join(entry.body for entry in entries[start : start + CHUNK]).encode(
+def _body_pieces(entries: Sequence[Entry], checksums: list[int]) -> Iterator[bytes]:
+    """BODY_PIECE bodies per piece, each piece's CRC-32 appended to `checksums`."""
+    for start in range(0, len(entries), BODY_PIECE):
+        piece = "".join(entry.body for entry in entries[start : start + BODY_PIECE]).encode(
             "utf-8", "surrogatepass"
         )
+        checksums.append(zlib.crc32(piece))
+        yield piece
 
 
 def _utf8_length(text: str) -> int:
@@ -129,45 +143,21 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
         np.any(np.diff(ends, prepend=0) < 0)
     ):
         raise CacheCorrupt("entry bodies do not match the entries")
+    checksums = container.array("body_checksums", lambda dtype: dtype == np.int64)
+    if len(checksums) != -(-len(paths) // BODY_PIECE) or (
+        len(checksums) and (checksums.min() < 0 or checksums.max() >= 1 << 32)
+    ):
+        raise CacheCorrupt("body checksums do not match the bodies")
     number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
     try:
         _check(columns, number)
-        table = EntryTable(paths, columns, _bodies(container, ends), number, label)
+        bodies = CachedBodies(
+            container.path, container.kept_section("bodies"), ends, checksums.tolist()
+        )
+        table = EntryTable(paths, columns, bodies, number, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
     return TableView(table, range(len(paths)))
-
-
-def _bodies(container: Container, ends: npt.NDArray[np.int64]) -> BodyChunks:
-    """The bodies, `ends` being their byte ends in the bodies section (checked to rise to its
-    length), read CHUNK entries at a time: the section is never held whole. An all-ASCII piece
-    is kept as one string and cut on demand; any other is decoded body by body now, so a
-    body cut inside a character is refused here, not when it is shown."""
-    starts = np.concatenate([np.zeros(1, dtype=np.int64), ends[:-1]]) if len(ends) else ends
-    chunks = range(0, len(ends), CHUNK)
-    pieces = container.pieces(
-        "bodies", (int(ends[min(at + CHUNK, len(ends)) - 1] - starts[at]) for at in chunks)
-    )
-    bodies = BodyChunks(CHUNK)
-    try:
-        for at, piece in zip(chunks, pieces, strict=False):  # the drain below ends `pieces`
-            base = int(starts[at])
-            begins = (starts[at : at + CHUNK] - base).tolist()
-            finishes = (ends[at : at + CHUNK] - base).tolist()
-            if piece.isascii():
-                bodies.add_ascii(piece.decode("ascii"), begins, finishes)
-            else:
-                bodies.add_decoded(
-                    [
-                        piece[begin:end].decode("utf-8", "surrogatepass")
-                        for begin, end in zip(begins, finishes, strict=True)
-                    ]
-                )
-    except UnicodeDecodeError:
-        raise CacheCorrupt("section bodies is not UTF-8") from None
-    for _ in pieces:  # runs the reader past its last piece, where it checks the checksum
-        pass
-    return bodies
 
 
 def _check(columns: list[list[Any]], number: dict[str, npt.NDArray[Any]]) -> None:

@@ -9,7 +9,12 @@ at (the hits shown, a changed file's old entries) and kept, so a row is made onc
 from __future__ import annotations
 
 import datetime as dt
+import os
+import threading
+import weakref
+import zlib
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, cast, overload
 
 import numpy as np
@@ -24,38 +29,80 @@ _CODE_OF_SOURCE = np.asarray([SOURCE_CODES[source] for source in SOURCES], dtype
 """The cache's source numbers (places in SOURCES) as `SOURCE_CODES`."""
 Rows = range | IntArray
 NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
+"""The number columns an entry is made of, in `EntryTable._make`'s order."""
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
 
 
-class BodyChunks:
-    """Bodies as the cache stored them, CHUNK rows per piece: an all-ASCII piece is kept whole
-    and cut when a body is asked for; any other piece as its bodies, decoded (and so checked)
-    when the cache was read."""
+BODY_PIECE = 256
+"""Bodies per piece of the bodies section, each with its own checksum: what is read to make
+one entry (~200 KB)."""
+CACHE_DAMAGED = (
+    "this entry's text could not be read back from memtui's cache, which is damaged: the "
+    "cache is removed, and the next start reads the folder again"
+)
 
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.pieces: list[str | list[str]] = []
-        self.bounds: list[tuple[list[int], list[int]]] = []
-        self.chars: list[int] = []
-        """Characters of each row's body, in row order."""
 
-    def add_ascii(self, text: str, starts: list[int], ends: list[int]) -> None:
-        self.pieces.append(text)
-        self.bounds.append((starts, ends))
-        self.chars.extend(end - start for start, end in zip(starts, ends, strict=True))
+class CachedBodies:
+    """The bodies, left in the cache file until an entry is made: at 50,000 entries they are
+    ~40 MB a warm start no longer reads, checks and holds. A piece is read with `os.pread` on a
+    descriptor kept open (a later write replaces the file by name, never this one), checked
+    against its own checksum and decoded when a body in it is first asked for; the last piece
+    read is kept for its neighbours (a file's entries, or `list` walking them all)."""
 
-    def add_decoded(self, bodies: list[str]) -> None:
-        self.pieces.append(bodies)
-        self.bounds.append(([], []))
-        self.chars.extend(map(len, bodies))
+    def __init__(
+        self, path: Path, kept: tuple[int, int, int], ends: IntArray, checksums: list[int]
+    ) -> None:
+        self._path = path
+        self.damaged = False
+        """A piece failed its checksum: the cache file is removed, and must not be written
+        again from these rows (`codec.encode` refuses)."""
+        self._descriptor, self._offset, _ = kept
+        weakref.finalize(self, os.close, self._descriptor)
+        self._ends = ends
+        self._checksums = checksums
+        self._lock = threading.Lock()
+        self._last: tuple[int, str | list[str] | None] = (-1, None)
 
-    def body(self, row: int) -> str:
-        piece_number, at = divmod(row, self.size)
-        piece = self.pieces[piece_number]
-        if isinstance(piece, list):
-            return piece[at]
-        starts, ends = self.bounds[piece_number]
-        return piece[starts[at] : ends[at]]
+    def body(self, row: int) -> str | None:
+        """Row `row`'s body; None when its piece no longer reads as it was written."""
+        number, at = divmod(row, BODY_PIECE)
+        with self._lock:
+            if self._last[0] != number:
+                self._last = (number, self._read(number))
+                if self._last[1] is None and not self.damaged:
+                    self.damaged = True
+                    self._path.unlink(missing_ok=True)
+            piece = self._last[1]
+        if piece is None or isinstance(piece, list):
+            return None if piece is None else piece[at]
+        base = self._start(number * BODY_PIECE)
+        return piece[self._start(row) - base : int(self._ends[row]) - base]
+
+    def _start(self, row: int) -> int:
+        return int(self._ends[row - 1]) if row else 0
+
+    def _read(self, number: int) -> str | list[str] | None:
+        """One piece: all-ASCII text whole (cut when a body is asked for), else its bodies."""
+        first = number * BODY_PIECE
+        last = min(first + BODY_PIECE, len(self._ends)) - 1
+        begin, end = self._start(first), int(self._ends[last])
+        try:
+            data = os.pread(self._descriptor, end - begin, self._offset + begin)
+        except OSError:
+            return None
+        if len(data) != end - begin or zlib.crc32(data) != self._checksums[number]:
+            return None
+        if data.isascii():
+            return data.decode("ascii")
+        bounds = zip(
+            [self._start(row) - begin for row in range(first, last + 1)],
+            (self._ends[first : last + 1] - begin).tolist(),
+            strict=True,
+        )
+        try:
+            return [data[start:stop].decode("utf-8", "surrogatepass") for start, stop in bounds]
+        except UnicodeDecodeError:
+            return None
 
 
 class EntryTable:
@@ -65,7 +112,7 @@ class EntryTable:
         self,
         paths: Sequence[str],
         strings: list[list[Any]],
-        bodies: BodyChunks,
+        bodies: CachedBodies,
         numbers: dict[str, IntArray],
         label: str,
     ) -> None:
@@ -92,6 +139,11 @@ class EntryTable:
     def __len__(self) -> int:
         return len(self.made)
 
+    def peek(self, row: int) -> Entry:
+        """Row `row` as an entry, made if need be but not kept (writing the cache again, or
+        comparing, reads every row without keeping them all)."""
+        return self.made[row] or self._make(row)
+
     def entry(self, row: int) -> Entry:
         made = self.made[row]
         if made is None:
@@ -103,13 +155,16 @@ class EntryTable:
         heading = self._share(tuple(self.headings[row]))
         title = self.titles[row]
         tags, metadata, warnings = self.tags[row], self.metadata[row], self.warnings[row]
+        body = self.bodies.body(row)
+        if body is None:
+            warnings = [*(warnings or ()), CACHE_DAMAGED]
         return Entry(
             self.ids[row],
             self.paths[row],
             SOURCES[source],
             heading[-1] if title is None else title,
             heading,
-            self.bodies.body(row),
+            body or "",
             line_start,
             line_end,
             self._dates[date],
@@ -128,13 +183,14 @@ class EntryTable:
         """A row's numbers in NUMBER_ORDER, as Python ints: converted a chunk of rows at a
         time when one of them is first made (one numpy scalar at a time cost more than the
         rest of making the entry)."""
-        chunk, at = divmod(row, self.bodies.size)
+        chunk, at = divmod(row, BODY_PIECE)
         rows = self._number_rows.get(chunk)
         if rows is None:
-            window = slice(chunk * self.bodies.size, (chunk + 1) * self.bodies.size)
+            window = slice(chunk * BODY_PIECE, (chunk + 1) * BODY_PIECE)
             columns = [self.numbers[name][window].tolist() for name in NUMBER_ORDER]
             rows = self._number_rows[chunk] = list(zip(*columns, strict=True))
-        return rows[at]
+        row_numbers: tuple[int, ...] = rows[at]
+        return row_numbers
 
     def _share(self, value: Any) -> Any:
         return self._shared.setdefault(value, value)
@@ -146,9 +202,7 @@ class EntryTable:
                 len(heading[-1]) if title is None else len(title)
                 for title, heading in zip(self.titles, self.headings, strict=True)
             ]
-            self._chars = np.asarray(self.bodies.chars, dtype=np.int64) + np.asarray(
-                title_chars, dtype=np.int64
-            )
+            self._chars = self.numbers["body_chars"] + np.asarray(title_chars, dtype=np.int64)
         return self._chars
 
     def qualified(self) -> list[str]:
@@ -201,9 +255,15 @@ class TableView(Sequence[Entry]):
             return _same_rows(self.rows, other.rows)
         if isinstance(other, Sequence) and not isinstance(other, str):
             return len(self) == len(other) and all(
-                mine == theirs for mine, theirs in zip(self, other, strict=True)
+                mine == theirs for mine, theirs in zip(self.passing(), other, strict=True)
             )
         return NotImplemented
+
+    def passing(self) -> Iterator[Entry]:
+        """The entries, made for the caller but not kept by the table."""
+        peek = self.table.peek
+        for row in self._row_list():
+            yield peek(row)
 
     __hash__ = None  # type: ignore[assignment]
 
