@@ -18,6 +18,7 @@ from memtui.core.cache.entry_table import TableView
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
+from memtui.core.search.facets import facets_of
 from memtui.core.search.slots import EntryRows, SlotEntries, joined_rows
 from memtui.core.search.statics import StaticFactors, compute_statics, make_settings
 from memtui.core.settings.config import Boost, Config
@@ -156,3 +157,14 @@ def test_a_file_changed_after_the_cache_updates_only_that_file(corpus: Path) -> 
     assert engine.search("failover redis", limit=1).hits[0].entry.path.endswith(changed.name)
     assert table.made.count(None) > len(table) - 100  # the changed file's old entries, no more
     assert_same_engine(engine, fresh_engine(corpus), queries=("redis failover", "more", ""))
+
+
+def test_the_memory_s_filters_are_read_from_the_columns(corpus: Path, memory_root: Path) -> None:
+    """The query box's placeholder (sources, tags, roles, newest date) makes no entry."""
+    engine = warm_engine(corpus)
+    table = table_of(engine).table
+    facets = engine.facets()
+    assert table.made.count(None) == len(table)
+    assert facets == facets_of(fresh_engine(corpus).loaded_entries())
+    both = warm_engine(memory_root, corpus)
+    assert both.facets() == facets_of(fresh_engine(memory_root, corpus).loaded_entries())

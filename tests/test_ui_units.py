@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.model import ChangeSet, Factor, Hit, Source
+from memtui.core.search.facets import facets_of
 from memtui.core.search.query import FILTER_NAMES
 from memtui.core.settings.config import Config
 from memtui.ui import filters as ui_filters
@@ -315,20 +316,20 @@ def test_root_filters_are_edited_by_the_form() -> None:
 
 def test_the_placeholder_offers_only_filters_this_memory_has() -> None:
     long_term = make_entry(0, "t", "b", source=Source.LONG_TERM, path="MEMORY.md", date=None)
-    assert filter_hint([long_term]) == 'search memory…  "exact phrase"  -word'
+    assert filter_hint(facets_of([long_term])) == 'search memory…  "exact phrase"  -word'
     tagged = [
         make_entry(1, "t", "b", tags=("deploy",), role="ops"),
         make_entry(2, "t", "b", tags=("deploy", "two words", "billing")),
         long_term,
     ]
-    hint = filter_hint(tagged)
+    hint = filter_hint(facets_of(tagged))
     assert hint.startswith("search memory…  source:daily  tag:deploy  role:ops  after:2026-11-01")
-    assert "source:daily" not in filter_hint([long_term, replace(long_term, id="x")])
+    assert "source:daily" not in filter_hint(facets_of([long_term, replace(long_term, id="x")]))
 
 
 def test_the_placeholder_never_offers_a_value_that_cannot_be_typed() -> None:
     hostile = make_entry(1, "t", "b", tags=("a b", "\x1b[31m", "x" * 200), role="two words")
-    hint = filter_hint([hostile])
+    hint = filter_hint(facets_of([hostile]))
     assert "tag:" not in hint and "role:" not in hint and "\x1b" not in hint
 
 

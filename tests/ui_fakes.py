@@ -26,6 +26,7 @@ from memtui.core.model import (
     TermMatch,
     TokenMatch,
 )
+from memtui.core.search.facets import Facets, facets_of
 from memtui.core.settings.config import Config
 
 
@@ -125,6 +126,9 @@ class FakeEngine:
 
     def loaded_entries(self) -> list[Entry]:
         return list(self.store.entries_by_id.values())
+
+    def facets(self) -> Facets:
+        return facets_of(self.loaded_entries())
 
     def file_of(self, entry: Entry) -> Path:
         return self.store.root / entry.path

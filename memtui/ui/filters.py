@@ -8,12 +8,11 @@ piece is a filter here exactly when the ranker reads it as one.
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memtui.core.model import Entry, Source
+from memtui.core.model import Source
 from memtui.core.sanitize import one_line
+from memtui.core.search.facets import Facets
 from memtui.core.search.query import (
     FILTER_NAMES,
     QueryError,
@@ -102,24 +101,14 @@ HINT_WORD_CHARS = 20
 SOURCE_HINT_ORDER = (Source.DAILY, Source.LONG_TERM, Source.NOTE)
 
 
-def filter_hint(entries: Iterable[Entry]) -> str:
+def filter_hint(facets: Facets) -> str:
     """The query box's placeholder: filters this memory actually has, with real values.
 
     `source:` only when there is more than one source to choose from, the most used tag and
     role, and `after:` the first of the newest entry's month; a memory with none of them gets
     the query syntax instead (never `source:daily` without daily notes).
     """
-    sources: set[Source] = set()
-    tags: Counter[str] = Counter()
-    roles: Counter[str] = Counter()
-    newest = None
-    for entry in entries:
-        sources.add(entry.source)
-        tags.update(entry.tags)
-        if entry.role:
-            roles[entry.role] += 1
-        if entry.date is not None and (newest is None or entry.date > newest):
-            newest = entry.date
+    sources, tags, roles, newest = facets.sources, facets.tags, facets.roles, facets.newest
     parts = [SEARCH_HINT]
     if len(sources) > 1:
         chosen = next(source for source in SOURCE_HINT_ORDER if source in sources)

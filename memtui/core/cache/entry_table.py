@@ -312,6 +312,9 @@ class TableView(Sequence[Entry]):
             count=self._numbers("count"),
         )
 
+    def roles(self) -> list[str | None]:
+        return self._column(self.table.roles)
+
     def tags(self) -> list[tuple[str, ...]]:
         share = self.table._share
         return [share(tuple(tags)) if tags else () for tags in self._column(self.table.tags)]

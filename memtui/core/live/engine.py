@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.allocator import give_back_memory
-from memtui.core.live.roots import MemoryRoot, folder_label, match_targets
+from memtui.core.live.roots import MemoryRoot, engine_roots, match_targets
 from memtui.core.live.store import Store
 from memtui.core.live.tuning import Tuning
 from memtui.core.live.warm import RootCaches, entry_order
 from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
 from memtui.core.reading.walk import relative_path
+from memtui.core.search.facets import Facets, live_facets
 from memtui.core.search.hits import RankContext, build_result
 from memtui.core.search.index import Index
 from memtui.core.search.query import Query, parse_query
@@ -45,16 +46,6 @@ CONTEXT_CACHE_BYTES = 1_000_000
 """Fewer are kept once their arrays pass this (the newest always is): a query matching most of
 50,000 entries holds ~2.4 MB, eight of them were a tenth of the app's memory, and scoring one
 again takes under a millisecond at 50k."""
-
-
-def _as_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
-    if isinstance(root, Path):
-        return (MemoryRoot(folder_label(root), root),)
-    roots = tuple(root)
-    labels = [item.label for item in roots]
-    if not roots or len(set(labels)) != len(labels):
-        raise ValueError(f"an engine needs one or more roots with distinct labels, got {labels}")
-    return roots
 
 
 def _merge(parts: Sequence[ChangeSet]) -> ChangeSet:
@@ -85,7 +76,7 @@ class Engine:
         """Build typo buckets and prefix sums with the index, for a session's first keystrokes;
         a one-shot command leaves them to the query that needs them (~0.1 s at 50k)."""
         self.today = today
-        self.roots = _as_roots(root)
+        self.roots = engine_roots(root)
         window = config.days if days is None else days
         self.days = window
         """The window (0 = all); a root that was gone catches up with it when it is back."""
@@ -425,6 +416,14 @@ class Engine:
         """Every loaded entry of every root (a copy, safe to keep)."""
         with self._lock:
             return list(self._loaded())
+
+    def facets(self) -> Facets:
+        """The sources, tags, roles and newest date of the live entries, from the columns."""
+        with self._lock:
+            index, statics = self._index, self._ranker.statics
+            return live_facets(
+                index.entries, index.alive, statics.source_code, statics.date_ordinal
+            )
 
     def entry(self, entry_id: str) -> Entry | None:
         with self._lock:

@@ -123,3 +123,14 @@ def tilde(path: Path | str) -> str:
     if home not in ("", "/") and (text == home or text.startswith(home.rstrip("/") + "/")):
         return "~" + text[len(home.rstrip("/")) :]
     return text
+
+
+def engine_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
+    """An engine's roots: one folder (labelled by its name), or roots with distinct labels."""
+    if isinstance(root, Path):
+        return (MemoryRoot(folder_label(root), root),)
+    roots = tuple(root)
+    labels = [item.label for item in roots]
+    if not roots or len(set(labels)) != len(labels):
+        raise ValueError(f"an engine needs one or more roots with distinct labels, got {labels}")
+    return roots

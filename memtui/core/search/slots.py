@@ -67,6 +67,8 @@ class EntryRows(Protocol):
 
     def tags(self) -> list[tuple[str, ...]]: ...
 
+    def roles(self) -> list[str | None]: ...
+
 
 class SlotEntries(Sequence[Entry]):
     """The index's entries: a base the load gave (a list, or `EntryRows` made on demand) and
@@ -193,3 +195,6 @@ class JoinedRows(Sequence[Entry]):
 
     def tags(self) -> list[tuple[str, ...]]:
         return [value for part in self._parts for value in part.tags()]
+
+    def roles(self) -> list[str | None]:
+        return [value for part in self._parts for value in part.roles()]

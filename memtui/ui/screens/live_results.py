@@ -171,7 +171,7 @@ class LiveResultsScreen(Screen[None]):
             self.request_search(keep_selection=True)
         if self.engine is not None:
             self.save_cache(self.engine)
-            self.query_one(QueryInput).offer_filters(self.engine.loaded_entries)
+            self.query_one(QueryInput).offer_filters(self.engine.facets)
             # After the build, not beside it: it held the GIL the cold build needs.
             self._idle.add("load lines", partial(self.check_load_lines, self.engine))
 

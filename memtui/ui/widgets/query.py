@@ -3,7 +3,7 @@ walks earlier queries with ↑/↓ while it is empty (kept by `core.settings.his
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import ClassVar
@@ -14,8 +14,8 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Input
 
-from memtui.core.model import Entry
 from memtui.core.sanitize import one_line
+from memtui.core.search.facets import Facets
 from memtui.core.settings.history import HistoryCursor, load_history, remembered, write_history
 from memtui.ui import widths
 from memtui.ui.filters import SEARCH_HINT, filter_hint
@@ -142,10 +142,10 @@ class QueryInput(QuietInput):
     # --- the placeholder: filters this memory has ---------------------------------------------
 
     @work(thread=True, exclusive=True, group="filter-hint")
-    def offer_filters(self, entries: Callable[[], Iterable[Entry]]) -> None:
-        """Show, as the placeholder, filters with values from `entries()` (the loaded ones):
-        off the event loop, as it walks every entry."""
-        self.post_message(self.HintReady(filter_hint(entries())))
+    def offer_filters(self, facets: Callable[[], Facets]) -> None:
+        """Show, as the placeholder, filters with values from `facets()` (the memory's): off
+        the event loop, as it reads a column of every entry."""
+        self.post_message(self.HintReady(filter_hint(facets())))
 
     class HintReady(Message):
         def __init__(self, hint: str) -> None:
