@@ -4,6 +4,7 @@ tmp_path (see tests/layouts.py) and the hostile corpus (tests/hostile.py), built
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +16,14 @@ from memtui.core.places import instructions
 from memtui.ui import clipboard
 
 TODAY = dt.date(2026, 11, 21)
+
+
+@pytest.fixture(autouse=True)
+def collector_back_on() -> Iterator[None]:
+    """A headless command turns the cyclic collector off for its process (see
+    `commands.engine.open_engine`); run in-process, the next test gets it back."""
+    yield
+    gc.enable()
 
 
 @pytest.fixture(autouse=True)
