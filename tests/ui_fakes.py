@@ -78,6 +78,12 @@ class FakeStore:
     def entries(self) -> Mapping[str, Entry]:
         return self.entries_by_id
 
+    def loaded_files(self) -> dict[str, list[Entry]]:
+        files: dict[str, list[Entry]] = {}
+        for entry in self.entries_by_id.values():
+            files.setdefault(entry.path, []).append(entry)
+        return files
+
 
 class FakeEngine:
     """Just enough of `Engine` for the UI: word-count scoring over hand-made entries."""
