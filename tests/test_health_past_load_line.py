@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cache_helpers import cached_engine, fresh_engine
 
+from memtui.core.cache.entry_table import TableView
+from memtui.core.health.check import load_line_cuts
 from memtui.core.health.load_line import past_load_line
 from memtui.core.health.settings import LoadLine
 from memtui.core.model import Entry, Source
@@ -50,3 +53,19 @@ def test_an_entry_is_past_the_line_when_any_of_it_is_not_loaded(
 def test_files_no_rule_applies_to_are_not_read(tmp_path: Path) -> None:
     (tmp_path / "notes.md").write_text("".join(f"line {n}\n" for n in range(1, 13)))
     assert past_load_line([entry(7, 12, "notes.md")], {"": tmp_path}, (RULE,)) == {}
+
+
+def test_a_warm_start_checks_its_load_lines_without_keeping_entries(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(
+        "".join(f"## Topic {n}\n\n" + "a line\n" * 8 for n in range(40)), "utf-8"
+    )
+    cached_engine(root).save_cache()
+    warm = cached_engine(root)
+    (view,) = warm.stores[0].loaded_files().values()
+    assert isinstance(view, TableView)
+    made = sum(entry is not None for entry in view.table.made)
+    cuts = load_line_cuts(warm)
+    assert cuts and cuts == load_line_cuts(fresh_engine(root))
+    assert sum(entry is not None for entry in view.table.made) == made

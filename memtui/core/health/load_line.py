@@ -18,12 +18,55 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from memtui.core.health.model import Check, Finding, LoadCut
 from memtui.core.health.settings import LoadLine
 from memtui.core.model import Entry
 from memtui.core.reading.text import split_lines
 from memtui.core.reading.walk import read_text
+
+
+class Lines(Protocol):
+    """What the load-line check reads of an entry: an `Entry`, or its `EntryLines`."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def root(self) -> str: ...
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def qualified_path(self) -> str: ...
+
+    @property
+    def line_start(self) -> int: ...
+
+    @property
+    def line_end(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLines:
+    """An entry's place in its file, without its text: the main screen's check after every
+    load keeps these for a large MEMORY.md, not its entries (a warm start makes none)."""
+
+    id: str
+    root: str
+    path: str
+    line_start: int
+    line_end: int
+
+    @classmethod
+    def of(cls, entry: Entry) -> EntryLines:
+        return cls(entry.id, entry.root, entry.path, entry.line_start, entry.line_end)
+
+    @property
+    def qualified_path(self) -> str:
+        return f"{self.root}/{self.path}" if self.root else self.path
 
 
 def applies(rule: LoadLine, path: str) -> bool:
@@ -140,7 +183,7 @@ def find_beyond_load_line(
     return findings, cuts
 
 
-def cuts_past(entry: Entry, cuts: Iterable[LoadCut]) -> tuple[LoadCut, ...]:
+def cuts_past(entry: Lines, cuts: Iterable[LoadCut]) -> tuple[LoadCut, ...]:
     """The cuts of `entry`'s own file that it starts or runs past, the earliest first (what
     the main screen's badge and drawn line show)."""
     return tuple(
@@ -156,7 +199,7 @@ def cuts_past(entry: Entry, cuts: Iterable[LoadCut]) -> tuple[LoadCut, ...]:
 
 
 def past_load_line(
-    entries: Iterable[Entry], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
+    entries: Iterable[Lines], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
 ) -> dict[str, tuple[LoadCut, ...]]:
     """Entry id -> the cuts it starts or runs past, for every entry past some load line (only
     this check: it reads just the files a rule applies to, so it is cheap to run again).
@@ -164,7 +207,7 @@ def past_load_line(
     The main screen runs it after every load and change, in a thread beside the first
     keystrokes, so it builds no findings (their reasons are for the health view) and matches
     each file's lines once: 142 -> ~40 ms at 50,000 entries."""
-    by_path: dict[str, list[Entry]] = {}
+    by_path: dict[str, list[Lines]] = {}
     for entry in entries:
         by_path.setdefault(entry.qualified_path, []).append(entry)
     past: dict[str, tuple[LoadCut, ...]] = {}
@@ -192,7 +235,7 @@ def past_load_line(
     return past
 
 
-def _loaded(entry: Entry, cut: LoadCut) -> str:
+def _loaded(entry: Lines, cut: LoadCut) -> str:
     """'beyond', 'partly' or '' (fully loaded) for one entry under one cut."""
     if entry.line_start > cut.last_line or (
         entry.line_start == cut.last_line and not cut.whole_line
