@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memtui.bench.runner import BenchSetup
+from memtui.bench.setup import BenchSetup
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 

@@ -8,14 +8,11 @@ on a temporary copy), the baselines (a second copy of the text, an FTS5 database
 
 from __future__ import annotations
 
-import datetime as dt
 import gc
 import os
 import platform
-import resource
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -25,12 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from memtui.bench.baselines import Document, Fts5Index, NaiveScan
-from memtui.bench.corpus import CorpusSummary
 from memtui.bench.keystrokes import all_keystrokes, derive_queries, latency_summary, time_each
+from memtui.bench.setup import BenchSetup, peak_rss_mb
 from memtui.core.health.check import check_health
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
-from memtui.core.settings.config import Config
 
 SEARCH_LIMIT = 50
 """Hits asked of every ranker per keystroke: more than a results list shows at once."""
@@ -38,19 +34,6 @@ UPDATE_ROUNDS = 5
 SMALL_CORPUS = 5_000
 QUERY_SAMPLE = 2_000
 WARMUP_QUERY = "zq"
-
-
-@dataclass(frozen=True, slots=True)
-class BenchSetup:
-    """Everything a run needs; `synthetic` is set when the bench wrote the corpus itself."""
-
-    root: Path
-    config: Config
-    today: dt.date
-    days: int
-    queries: Sequence[str] | None
-    synthetic: CorpusSummary | None
-    with_tui: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,21 +95,6 @@ the UI is imported); the app's peak RSS is each app process's own, typing includ
 def budget_tier(entries: int) -> int:
     """The budgets are stated at 10k and 50k entries; smaller corpora get the 10k ones."""
     return 10_000 if entries <= 10_000 else 50_000
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process so far. On Linux that is VmHWM: `ru_maxrss`
-    survives exec, so a process started by a large one (the bench starting an app) would
-    report its parent's peak. Elsewhere ru_maxrss (KiB on Linux, bytes on macOS)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
 def timed_ms(action: Callable[[], object]) -> float:

@@ -38,7 +38,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from memtui.bench.keystrokes import keystrokes, latency_summary
-from memtui.bench.runner import BenchSetup, peak_rss_mb
+from memtui.bench.setup import BenchSetup, peak_rss_mb
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.settings.config import load_config

@@ -19,7 +19,8 @@ from typing import Any
 from memtui.bench.commands import measure_commands
 from memtui.bench.corpus import write_corpus
 from memtui.bench.keystrokes import read_queries
-from memtui.bench.runner import BenchSetup, run_benchmark
+from memtui.bench.runner import run_benchmark
+from memtui.bench.setup import BenchSetup
 from memtui.commands.common import startup_from_args
 from memtui.core.plural import plural
 from memtui.core.sanitize import one_line
