@@ -75,12 +75,9 @@ def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Sec
 
 
 def _passing(entries: Sequence[Entry] | None) -> Iterable[Entry]:
-    """Entries to write: a cache table's are made for the writer but not kept (writing the
-    cache again after a change would otherwise make and keep every entry of a warm start)."""
-    if isinstance(entries, TableView):
-        if entries.table.bodies.damaged:
-            raise ValueError("its entries came from a damaged cache: the next start reads again")
-        return entries.passing()
+    """Entries to write; never those of a cache table whose bodies failed their checksums."""
+    if isinstance(entries, TableView) and entries.table.bodies.damaged:
+        raise ValueError("its entries came from a damaged cache: the next start reads again")
     return entries or ()
 
 

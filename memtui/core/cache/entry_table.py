@@ -2,8 +2,9 @@
 
 Decoding checks every column in bulk first (`entry_columns.decode_entries`), so making an entry
 later cannot fail. What a warm start reads of every entry (ids, paths, dates, places, tags,
-text length) comes from the columns; the entries themselves are made for the rows someone looks
-at (the hits shown, a changed file's old entries) and kept, so a row is made once.
+text length) comes from the columns; an entry is made for a row someone looks at (a hit shown,
+a changed file's old entries) and kept by whoever holds it, never by the table: what the app no
+longer shows is freed, even from a file removed since.
 """
 
 from __future__ import annotations
@@ -122,7 +123,6 @@ class EntryTable:
         self.bodies = bodies
         self.numbers = numbers
         self.label = label
-        self.made: list[Entry | None] = [None] * len(paths)
         self._dates: dict[int, dt.date | None] = {
             ordinal: dt.date.fromordinal(ordinal)
             for ordinal in set(numbers["date"].tolist())  # np.unique would import numpy.ma
@@ -137,20 +137,10 @@ class EntryTable:
         self._qualified: list[str] | None = None
 
     def __len__(self) -> int:
-        return len(self.made)
-
-    def peek(self, row: int) -> Entry:
-        """Row `row` as an entry, made if need be but not kept (writing the cache again, or
-        comparing, reads every row without keeping them all)."""
-        return self.made[row] or self._make(row)
+        return len(self.paths)
 
     def entry(self, row: int) -> Entry:
-        made = self.made[row]
-        if made is None:
-            made = self.made[row] = self._make(row)
-        return made
-
-    def _make(self, row: int) -> Entry:
+        """Row `row`, made now (the caller keeps it as long as it needs it)."""
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
         heading = self._share(tuple(self.headings[row]))
         title = self.titles[row]
@@ -255,15 +245,9 @@ class TableView(Sequence[Entry]):
             return _same_rows(self.rows, other.rows)
         if isinstance(other, Sequence) and not isinstance(other, str):
             return len(self) == len(other) and all(
-                mine == theirs for mine, theirs in zip(self.passing(), other, strict=True)
+                mine == theirs for mine, theirs in zip(self, other, strict=True)
             )
         return NotImplemented
-
-    def passing(self) -> Iterator[Entry]:
-        """The entries, made for the caller but not kept by the table."""
-        peek = self.table.peek
-        for row in self._row_list():
-            yield peek(row)
 
     __hash__ = None  # type: ignore[assignment]
 
