@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from memtui.core.cache.entry_table import TableView
 from memtui.core.health.dated import find_stale, find_superseded
 from memtui.core.health.duplicates import find_duplicates
 from memtui.core.health.load_line import (
@@ -102,15 +101,15 @@ def check_health(engine: Engine) -> HealthReport:
 def load_line_cuts(engine: Engine) -> dict[str, tuple[LoadCut, ...]]:
     """Entry id -> the load lines it starts or runs past, over the engine's loaded entries:
     the one check the main screen runs after every load and change (no index needed). Only
-    the entries of files a rule applies to are looked at, and a warm start's are made one at
-    a time and not kept (a 50k corpus's MEMORY.md held ~10 MB of them)."""
+    the entries of files a rule applies to are looked at, and only their places are kept (a
+    warm start's entries are made one at a time; a 50k corpus's MEMORY.md held ~10 MB)."""
     rules = engine.config.health.load_lines
     governed = [
         EntryLines.of(entry)
         for store in engine.stores
         for path, entries in store.loaded_files().items()
         if any(applies(rule, path) for rule in rules)
-        for entry in (entries.passing() if isinstance(entries, TableView) else entries)
+        for entry in entries
     ]
     return past_load_line(governed, _root_of(engine), rules)
 
