@@ -292,14 +292,6 @@ class Store:
         cutoff = self._cutoff()
         return cutoff is None or file_in_window(record.kind, cutoff)
 
-    def _visible(self, path: str, record: FileRecord) -> Sequence[Entry]:
-        """The entries a file in the window shows (a history file's dated ones in it)."""
-        entries = self._parsed(path, record)
-        cutoff = self._cutoff()
-        if cutoff is not None and record.kind.history:
-            return tuple(entry for entry in entries if entry_in_window(entry, cutoff))
-        return entries
-
     def _parsed(self, path: str, record: FileRecord) -> Sequence[Entry]:
         """The file's entries, reading it now if it was left unread by the window."""
         if record.entries is None:
@@ -318,12 +310,19 @@ class Store:
         self._rebuild(set(self._by_path) | set(self._files))
 
     def _rebuild(self, touched: set[str]) -> None:
+        """Bring the loaded entries of `touched` paths in line with their records and the
+        window: a file in the window shows its entries (a history file, its dated ones in it)."""
         files = self._files.view()
+        cutoff = self._cutoff()
         paths: dict[str, Sequence[Entry]] = {}
         for path in touched:
             record = files.get(path)
-            if record is not None and self._in_window(record):
-                paths[path] = self._visible(path, record)
+            if record is None or not (cutoff is None or file_in_window(record.kind, cutoff)):
+                continue
+            entries = self._parsed(path, record)
+            if cutoff is not None and record.kind.history:
+                entries = tuple(entry for entry in entries if entry_in_window(entry, cutoff))
+            paths[path] = entries
         self._by_path = self._by_path.evolve(paths, touched)
 
     def _diff(self, before: Mapping[str, Sequence[Entry]], paths: set[str]) -> ChangeSet:
@@ -374,8 +373,9 @@ class Store:
         gone = covered_files - found.keys()
         touched |= gone
         new_files: dict[str, FileRecord] = {}
+        known = self._files.view()
         for path in sorted(found):
-            old = self._files.get(path)
+            old = known.get(path)
             signature = file_signature(found[path])
             if (
                 old is not None

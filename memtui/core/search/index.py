@@ -16,7 +16,8 @@ of the corpus, is everything compacted into a fresh main segment: amortised, nev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import groupby
+from itertools import compress
+from operator import ne
 from typing import cast
 
 import numpy as np
@@ -133,17 +134,16 @@ class Index:
             paths = [entry.qualified_path for entry in base]
             self.live_chars = sum(entry.text_chars for entry in base)
         self.slot_of = dict(zip(ids, range(len(ids)), strict=True))  # `_claim_slot`, for all
-        run_ids: list[int] = []  # per run of one file's consecutive slots (slot order)
-        run_lengths: list[int] = []
-        for path, run in groupby(paths):
-            count = len(list(run))
-            path_id = self._path_ids.get(path)
-            if path_id is None:
-                path_id = self._path_ids[path] = len(self.paths)
-                self.paths.append(path)
+        ends = [*compress(range(1, len(paths)), map(ne, paths[1:], paths[:-1])), len(paths)]
+        starts, ends = ([0, *ends[:-1]], ends) if paths else ([], [])  # a file's slot runs
+        run_ids: list[int] = []
+        for start in starts:
+            path_id = self._path_ids.setdefault(paths[start], len(self.paths))
+            if path_id == len(self.paths):
+                self.paths.append(paths[start])
             run_ids.append(path_id)
-            run_lengths.append(count)
-        self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), run_lengths)
+        lengths = [stop - start for start, stop in zip(starts, ends, strict=True)]
+        self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), lengths)
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
