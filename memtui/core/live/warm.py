@@ -189,9 +189,11 @@ def save_roots(
     stores: Sequence[Store],
     records: Sequence[tuple[CachedFile, ...]],
     state: IndexState | None,
-) -> tuple[list[RootSnapshot | None], int, list[str]]:
-    """Write each root's snapshot: (what each root's cache now holds, bytes written, problems)."""
-    saved: list[RootSnapshot | None] = []
+) -> tuple[list[tuple[CachedFile, ...] | None], int, list[str]]:
+    """Write each root's snapshot: (each root's records when its cache now holds them with an
+    index, bytes written, problems). A root's index arrays are freed before the next root's
+    are cut (two 50k roots held both at once)."""
+    saved: list[tuple[CachedFile, ...] | None] = []
     written = 0
     problems: list[str] = []
     for store, files in zip(stores, records, strict=True):
@@ -200,16 +202,22 @@ def save_roots(
             problems.append(refusal)
             saved.append(None)
             continue
-        index = root_index(state, store.label) if state is not None else None
-        snapshot = RootSnapshot(files, index)
         try:
-            written += folder.write(store.root, store.label, snapshot, store.only)
+            written += _write_root(folder, store, files, state)
         except (OSError, ValueError) as exc:
             problems.append(f"could not write the cache of {store.root}: {exc}")
             saved.append(None)
             continue
-        saved.append(snapshot)
+        saved.append(None if state is None else files)
     return saved, written, problems
+
+
+def _write_root(
+    folder: CacheFolder, store: Store, files: tuple[CachedFile, ...], state: IndexState | None
+) -> int:
+    """Write one root's cache, its index cut out of `state`: the bytes written."""
+    index = root_index(state, store.label) if state is not None else None
+    return folder.write(store.root, store.label, RootSnapshot(files, index), store.only)
 
 
 class RootCaches:
@@ -253,14 +261,13 @@ class RootCaches:
         else:
             install_warm(index, warm)
         self.dirty = warm is None or bool(warm.changes)
-        self.remember(seeds)
+        self.remember(
+            [None if seed is None or seed.index is None else seed.files for seed in seeds]
+        )
 
-    def remember(self, snapshots: Sequence[RootSnapshot | None]) -> None:
+    def remember(self, cached: Sequence[tuple[CachedFile, ...] | None]) -> None:
         """What each root's cache file now holds (read at load, or just written)."""
-        self.cached = [
-            None if snapshot is None or snapshot.index is None else snapshot.files
-            for snapshot in snapshots
-        ]
+        self.cached = list(cached)
 
     def forget(self) -> None:
         """Files changed: the seeds no longer match (and must not keep their old entries and
@@ -287,7 +294,7 @@ class RootCaches:
 
     def write(
         self, records: Sequence[tuple[CachedFile, ...]], state: IndexState | None
-    ) -> tuple[list[RootSnapshot | None], int, list[str]]:
+    ) -> tuple[list[tuple[CachedFile, ...] | None], int, list[str]]:
         """Write a snapshot: (what each root's cache now holds, bytes written, problems)."""
         if self.folder is None:
             return [None] * len(self.stores), 0, []
