@@ -151,7 +151,7 @@ def test_the_quick_first_look_never_hides_a_secret(text: str) -> None:
     """Text with none of what a secret needs is left alone after one search: masking it with
     that search and without it gives the same result."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(secrets, "_NEEDED", ("",))
+        patch.setattr(secrets, "_may_hold_secret", lambda text: True)
         without = mask_secrets(text)
     assert mask_secrets(text) == without
 

@@ -65,10 +65,24 @@ _KEY_LOOKBACK = 24
 _KEY_LAST_LETTERS = frozenset("dtynDTYN")
 """How every key above ends: a cheap test that rejects most `:`/`=` before any regex runs."""
 
-_NEEDED = (":", "=", "_", "-", "AKIA", "ASIA", "AIza", "eyJ", "earer")
-"""Something every pattern above needs (a separator, an underscore or dash in the token's
-prefix, or the literal it starts with): a title with none of these is left alone after a few
-substring checks instead of fourteen searches (`memtui list` masks 50,000 titles)."""
+
+def _may_hold_secret(text: str) -> bool:
+    """Whether `text` holds something every pattern above needs (a separator, an underscore or
+    dash in the token's prefix, or the literal it starts with): a title with none of these is
+    left alone after a few substring checks instead of fourteen searches (`memtui list` masks
+    50,000 titles)."""
+    return (
+        ":" in text
+        or "=" in text
+        or "_" in text
+        or "-" in text
+        or "AKIA" in text
+        or "ASIA" in text
+        or "AIza" in text
+        or "eyJ" in text
+        or "earer" in text
+    )
+
 
 _WORDISH = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-•")
 """Characters that glue a token to its left neighbour (the mask's own `•` included, so a
@@ -127,7 +141,7 @@ def _credential_like(match: re.Match[str]) -> bool:
 
 def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
     """Private-key blocks as (start, end), other candidates as (start, end, kind)."""
-    if not any(part in text for part in _NEEDED):
+    if not _may_hold_secret(text):
         return [], []
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
     others: list[tuple[int, int, str]] = []

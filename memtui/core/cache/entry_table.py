@@ -62,7 +62,7 @@ class CachedBodies:
         self._ends = ends
         self._checksums = checksums
         self._lock = threading.Lock()
-        self._last: tuple[int, str | list[str] | None] = (-1, None)
+        self._last: tuple[int, list[str] | None] = (-1, None)
 
     def body(self, row: int) -> str | None:
         """Row `row`'s body; None when its piece no longer reads as it was written."""
@@ -74,34 +74,28 @@ class CachedBodies:
                     self.damaged = True
                     self._path.unlink(missing_ok=True)
             piece = self._last[1]
-        if piece is None or isinstance(piece, list):
-            return None if piece is None else piece[at]
-        base = self._start(number * BODY_PIECE)
-        return piece[self._start(row) - base : int(self._ends[row]) - base]
+        return None if piece is None else piece[at]
 
-    def _start(self, row: int) -> int:
-        return int(self._ends[row - 1]) if row else 0
-
-    def _read(self, number: int) -> str | list[str] | None:
-        """One piece: all-ASCII text whole (cut when a body is asked for), else its bodies."""
+    def _read(self, number: int) -> list[str] | None:
+        """One piece's bodies, or None when it does not read back as it was written."""
         first = number * BODY_PIECE
-        last = min(first + BODY_PIECE, len(self._ends)) - 1
-        begin, end = self._start(first), int(self._ends[last])
+        ends = self._ends[first : first + BODY_PIECE].tolist()
+        begin = int(self._ends[first - 1]) if first else 0
         try:
-            data = os.pread(self._descriptor, end - begin, self._offset + begin)
+            data = os.pread(self._descriptor, ends[-1] - begin, self._offset + begin)
         except OSError:
             return None
-        if len(data) != end - begin or zlib.crc32(data) != self._checksums[number]:
+        if len(data) != ends[-1] - begin or zlib.crc32(data) != self._checksums[number]:
             return None
-        if data.isascii():
-            return data.decode("ascii")
-        bounds = zip(
-            [self._start(row) - begin for row in range(first, last + 1)],
-            (self._ends[first : last + 1] - begin).tolist(),
-            strict=True,
-        )
+        bounds = zip([begin, *ends[:-1]], ends, strict=True)
+        if data.isascii():  # the usual case: decoded whole, then cut
+            text = data.decode("ascii")
+            return [text[start - begin : stop - begin] for start, stop in bounds]
         try:
-            return [data[start:stop].decode("utf-8", "surrogatepass") for start, stop in bounds]
+            return [
+                data[start - begin : stop - begin].decode("utf-8", "surrogatepass")
+                for start, stop in bounds
+            ]
         except UnicodeDecodeError:
             return None
 
