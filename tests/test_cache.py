@@ -7,14 +7,16 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import layouts
 import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
-from memtui.core.cache import entry_columns
+from memtui.core.cache import entry_columns, entry_table
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
 from memtui.core.live.engine import Engine
+from memtui.core.live.warm import RootCaches
 from memtui.core.settings.config import Config
 
 
@@ -39,19 +41,21 @@ def test_a_warm_start_equals_a_fresh_load_with_the_index_ready_at_once(
     assert_same_engine(warm, fresh_engine(memory_root))
 
 
-@pytest.mark.parametrize("chunk", [1, 2, 5, entry_columns.CHUNK])
+@pytest.mark.parametrize("piece", [1, 2, 5, entry_table.BODY_PIECE])
 def test_bodies_decode_a_piece_at_a_time_whatever_their_script(
-    memory_root: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch, piece: int
 ) -> None:
-    """Bodies are read CHUNK entries at a time and cut at byte offsets: ASCII pieces, pieces
-    with multi-byte characters and undecodable bytes all come back as they were parsed."""
+    """Bodies are read BODY_PIECE entries at a time and cut at byte offsets: ASCII pieces,
+    pieces with multi-byte characters and undecodable bytes all come back as they were
+    parsed."""
     (memory_root / "notes/mixed.md").write_text(
         "# Mixed\n\n## Café\n\nNaïve crème ✓ deploy.\n\n## Plain\n\nascii deploy\n\n"
         "## 数据\n\n数据 deploy 🚀\n",
         "utf-8",
     )
     (memory_root / "notes/latin.md").write_bytes(b"# Latin\n\n## Odd\n\nbad \xff byte deploy\n")
-    monkeypatch.setattr(entry_columns, "CHUNK", chunk)
+    monkeypatch.setattr(entry_columns, "BODY_PIECE", piece)
+    monkeypatch.setattr(entry_table, "BODY_PIECE", piece)
     cached_engine(memory_root).save_cache()
     warm = cached_engine(memory_root)
     assert warm.warnings == [] and not warm.cache_stale
@@ -212,3 +216,25 @@ def test_two_writers_and_a_reader_never_see_half_a_file(memory_root: Path) -> No
     assert problems == []
     assert not [path for path in CacheFolder().folder.iterdir() if path.name.startswith(".tmp")]
     assert_same_engine(cached_engine(memory_root), fresh_engine(memory_root))
+
+
+def test_a_write_that_a_change_overtakes_is_not_remembered(
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file changed while the cache was being written: what was written holds the file's old
+    entries, so the engine must neither call the cache current nor keep those entries."""
+    engine = Engine(memory_root, Config(), today=TODAY, days=0, cache=CacheFolder())
+    engine.load()
+    changed = memory_root / "MEMORY.md"
+    write = RootCaches.write
+
+    def overtaken(caches: RootCaches, *args: Any) -> Any:
+        written = write(caches, *args)
+        changed.write_text(changed.read_text("utf-8") + "\n## Overtaken\n\nlate words\n")
+        engine.apply_changes([changed])
+        return written
+
+    monkeypatch.setattr(RootCaches, "write", overtaken)
+    engine.save_cache()
+    assert engine.cache_stale and engine._caches.cached == [None]
+    assert engine.search("overtaken").total_matches == 1

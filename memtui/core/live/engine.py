@@ -165,7 +165,7 @@ class Engine:
         saved, written, problems = self._caches.write(records, state)
         give_back_memory()  # what encoding freed
         with self._lock:
-            self._caches.remember(saved)
+            self._caches.remember_written(saved)
             self.warnings.extend(problem for problem in problems if problem not in self.warnings)
         return written
 

@@ -235,6 +235,10 @@ class RootCaches:
         segments, which kept as well held every posting twice (~35 MB at two 50k roots)."""
         self.dirty = False
         """The index moved away from the cached one (a warm start's changes, a new window)."""
+        self.forgotten = 0
+        """How many times files changed (`forget`): a write that began before the last change
+        must not be remembered, or the changed files' old entries would be kept with it."""
+        self._written_from = 0
 
     def load(self, index: Index, warnings: list[str]) -> None:
         """Load every store (from its cache where the disk agrees) and give `index` its slots,
@@ -273,6 +277,13 @@ class RootCaches:
         """Files changed: the seeds no longer match (and must not keep their old entries and
         segments alive)."""
         self.cached = [None] * len(self.stores)
+        self.forgotten += 1
+
+    def remember_written(self, cached: Sequence[tuple[CachedFile, ...] | None]) -> None:
+        """What `write` wrote, unless files changed since its `snapshot` (then the cache is
+        stale already, and what it holds must not be kept)."""
+        if self._written_from == self.forgotten:
+            self.remember(cached)
 
     @property
     def stale(self) -> bool:
@@ -287,6 +298,7 @@ class RootCaches:
     def snapshot(self, index: Index) -> tuple[list[tuple[CachedFile, ...]], IndexState | None]:
         """What to write: every store's records and the index's arrays."""
         self.dirty = False
+        self._written_from = self.forgotten
         return (
             [store.cache_records() for store in self.stores],
             index_state(index, len(self.stores)),
