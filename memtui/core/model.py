@@ -234,6 +234,8 @@ class Explanation:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
+    """One ranked result: the entry, its score and why it ranked there."""
+
     rank: int
     """1-based."""
     entry: Entry

@@ -68,6 +68,8 @@ DEFAULT_LOAD_LINES = (
 
 @dataclass(frozen=True, slots=True)
 class HealthSettings:
+    """The `[health]` table's thresholds, named (see docs/health.md for what each decides)."""
+
     duplicate_similarity: float = 90.0
     duplicate_min_words: int = 8
     duplicate_length_ratio: float = 0.5

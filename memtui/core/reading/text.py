@@ -29,6 +29,8 @@ class BinaryFile(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Decoded:
+    """A file's text as memtui reads it, and what decoding had to replace (warnings)."""
+
     text: str
     warnings: tuple[str, ...] = ()
 

@@ -52,6 +52,8 @@ class QueryError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Query:
+    """One query string parsed: its words, phrases, exclusions and filters."""
+
     text: str
     terms: tuple[str, ...] = ()
     """Distinct query tokens in order of appearance."""

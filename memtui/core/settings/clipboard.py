@@ -23,6 +23,8 @@ MAX_COMMAND_PARTS = 32
 
 @dataclass(frozen=True, slots=True)
 class ClipboardSettings:
+    """The `[clipboard]` table: the tool `y` and `Y` copy with, and whether OSC 52 is sent too."""
+
     tool: str | tuple[str, ...] = "auto"
     """"auto", "off", a name in TOOLS, or a command line (argv) of the user's own."""
     osc52: bool = True

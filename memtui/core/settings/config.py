@@ -33,6 +33,8 @@ class Boost:
 
 @dataclass(frozen=True, slots=True)
 class Config:
+    """Every setting, from the defaults and the config file: read once per start, never changed."""
+
     days: int = 30
     """Daily notes older than this many days before today are not loaded; 0 loads all."""
     weights: dict[str, float] = field(
