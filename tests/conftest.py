@@ -21,7 +21,7 @@ TODAY = dt.date(2026, 11, 21)
 @pytest.fixture(autouse=True)
 def collector_back_on() -> Iterator[None]:
     """A headless command turns the cyclic collector off for its process (see
-    `commands.engine.open_engine`); run in-process, the next test gets it back."""
+    `cli.ENGINE_COMMANDS`); run in-process, the next test gets it back."""
     yield
     gc.enable()
 

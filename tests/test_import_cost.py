@@ -80,20 +80,23 @@ def test_a_warm_rank_loads_no_parser_and_no_typo_matcher(memory_root: Path) -> N
 
 
 THREADS_PROBE = """
-import json, os, sys
+import gc, json, os, sys
 from memtui.cli import main
+passes = lambda: sum(generation["collections"] for generation in gc.get_stats())
+before = passes()
 main(json.loads(sys.argv[1]))
 sys.stdout.flush()
 threads = len(os.listdir("/proc/self/task"))
-print("\\n" + json.dumps([threads, "OPENBLAS_NUM_THREADS" in os.environ]))
+print("\\n" + json.dumps([threads, "OPENBLAS_NUM_THREADS" in os.environ, passes() - before]))
 """
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
-def test_a_rank_starts_no_blas_threads_and_leaves_no_trace(memory_root: Path) -> None:
+def test_a_rank_starts_no_blas_threads_and_runs_no_collector(memory_root: Path) -> None:
     """numpy's OpenBLAS would start a thread per core that spins at start; memtui does no
     linear algebra, so a command loads numpy with one (`cli.one_blas_thread`), and the
-    setting is gone before anything runs, so no program memtui starts inherits it."""
+    setting is gone before anything runs, so no program memtui starts inherits it. The cyclic
+    collector is off from the command's imports on: not one pass runs."""
     cached_engine(memory_root).save_cache()  # warm: a fork would shut OpenBLAS's pool down
     env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
     argv = ["rank", "-q", "deploy", "--days", "0", str(memory_root)]
@@ -104,6 +107,7 @@ def test_a_rank_starts_no_blas_threads_and_leaves_no_trace(memory_root: Path) ->
         check=True,
         env=env,
     )
-    threads, left_set = json.loads(done.stdout.splitlines()[-1])
+    threads, left_set, collector_passes = json.loads(done.stdout.splitlines()[-1])
     assert threads == 1
     assert not left_set
+    assert collector_passes == 0, "the cyclic collector ran (see cli.ENGINE_COMMANDS)"

@@ -14,7 +14,6 @@ once each replace the file by rename, so a reader sees one whole cache or the ot
 
 from __future__ import annotations
 
-import gc
 import sys
 
 from memtui.core.cache.folder import CacheFolder
@@ -26,12 +25,7 @@ from memtui.startup import Startup
 def open_engine(startup: Startup) -> Engine:
     """The engine on the startup's roots (not loaded yet), with the cache unless it is off
     (`--no-cache`, `cache = false`). One query is asked of it: typo buckets and prefix sums
-    are made only if that query needs them.
-
-    The cyclic garbage collector is turned off for the rest of the command: a warm start holds
-    the cache's columns as ~100,000 lists, every pass of the collector walks them all, and a
-    command that exits in half a second leaves no cycles worth collecting."""
-    gc.disable()
+    are made only if that query needs them."""
     return Engine(
         startup.require_roots(),
         startup.config,
