@@ -4,13 +4,17 @@ and `--no-cache` (or `cache = false`) writes nothing."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
 import layouts
+import pytest
+from cache_helpers import cached_engine
 from textual.pilot import Pilot
 from ui_helpers import SIZE, build_app, rows, static_text, type_query, wait_loaded, wait_until
 
+from memtui.core.cache.entry_table import CachedBodies
 from memtui.core.cache.folder import CacheFolder
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.warnings import WarningsScreen
@@ -73,3 +77,29 @@ async def test_no_cache_writes_nothing(tmp_path: Path) -> None:
             await wait_for_cache_worker(pilot, app)
             await type_query(pilot, app, "deploy")
         assert not CacheFolder().file_for(root).exists()
+
+
+async def test_a_warm_start_reads_no_text_on_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries of a warm start are made when shown, and making one may read its text back from
+    the cache file: the search worker makes the rows the list paints, so the event loop never
+    reads a file, typing and moving the cursor included."""
+    root = layouts.build_all(tmp_path / "root")
+    cached_engine(root).save_cache()
+    readers: list[str] = []
+    read = CachedBodies._read
+
+    def recorded(bodies: CachedBodies, number: int) -> list[str] | None:
+        readers.append(threading.current_thread().name)
+        return read(bodies, number)
+
+    monkeypatch.setattr(CachedBodies, "_read", recorded)
+    app = build_app(str(root), "--no-watch", "--days", "0")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "deploy")
+        await pilot.press("down", "down", "up")
+        await pilot.pause()
+        assert rows(app)
+    assert readers and threading.main_thread().name not in readers

@@ -18,6 +18,7 @@ from memtui.core.health.check import load_line_cuts
 from memtui.core.live.engine import Engine
 from memtui.core.live.tuning import MAX_SESSION_BOOST
 from memtui.core.places.loads import root_load
+from memtui.core.search.hits import position_of
 from memtui.core.search.query import QueryError
 from memtui.ui import messages
 from memtui.ui.heap import loading
@@ -79,6 +80,12 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     yield messages.EngineIndexed((time.perf_counter() - started) * 1000)
 
 
+FIRST_ROWS = 150
+"""Hits made on the worker before a search is shown: more rows than a terminal shows. Making a
+hit's entry may read its text back from the cache file (`core.cache.entry_table`), which must
+not happen on the event loop; the hits keep what was made. Scrolling further makes the rest."""
+
+
 def search(
     engine: Engine,
     generation: int,
@@ -95,6 +102,9 @@ def search(
         return messages.SearchFailed(generation, str(exc))
     if outdated(generation):
         return None
+    first = result.hits[:FIRST_ROWS]  # made here, so the list paints them without reading
+    if keep_id is not None and all(hit.entry.id != keep_id for hit in first):
+        position_of(result.hits, keep_id)
     return messages.SearchDone(generation, result, keep_id)
 
 

@@ -326,6 +326,10 @@ class LazyHit(Hit):
         return self._contributions
 
 
+KEEP_SEARCH_DEPTH = 500
+"""How far down a new ranking the selected entry is looked for."""
+
+
 class RankedHits(Sequence[Hit]):
     """Hits best first, built only when indexed: a one-letter query over 50k entries orders
     the top HEAD_SIZE eagerly and pays for the full sort only when someone scrolls past it."""
@@ -419,3 +423,12 @@ def build_result(
         browse=context.browse,
         notes=context.query.notes,
     )
+
+
+def position_of(hits: Sequence[Hit], entry_id: str) -> int | None:
+    """Position of `entry_id` among the first KEEP_SEARCH_DEPTH hits, or None (the hits may
+    be lazy: no more are made than that)."""
+    for position in range(min(len(hits), KEEP_SEARCH_DEPTH)):
+        if hits[position].entry.id == entry_id:
+            return position
+    return None

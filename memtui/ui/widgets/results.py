@@ -19,24 +19,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from memtui.core.model import Entry, Hit
+from memtui.core.search.hits import position_of
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import set_virtual_size
 from memtui.ui.widgets.result_row import RowKey, row_segments
 
-KEEP_SEARCH_DEPTH = 500
-"""How far down a new ranking the selected entry is looked for (the hits may be lazy)."""
 STRIP_CACHE_ROWS = 400
 """Rendered rows kept (the oldest go first): a few screens' worth, which is what a rerank or
 a scroll back finds again. At 2,000 rows of ~4 KB, typing filled it with rows of earlier
 rankings and the app's memory grew by 8 MB."""
-
-
-def find_entry(hits: Sequence[Hit], entry_id: str) -> int | None:
-    """Position of `entry_id` among the first KEEP_SEARCH_DEPTH hits, or None."""
-    for position in range(min(len(hits), KEEP_SEARCH_DEPTH)):
-        if hits[position].entry.id == entry_id:
-            return position
-    return None
 
 
 _UNPAINTED = object()
@@ -184,7 +175,7 @@ class ResultsList(ScrollView, can_focus=True):
         self.browse = browse
         index = 0
         if keep_id is not None:
-            found = find_entry(hits, keep_id)
+            found = position_of(hits, keep_id)
             index = found if found is not None else min(self.cursor, max(0, len(hits) - 1))
         set_virtual_size(self, Size(self.size.width, len(hits)), repaint=False)
         self.cursor = index
