@@ -38,8 +38,8 @@ COMMANDS = {
 """Every subcommand: its usage and what it does, for `memtui --help`."""
 SUBCOMMANDS = tuple(COMMANDS)
 ENGINE_COMMANDS = ("rank", "list", "health")
-"""The headless commands that load memory. They run without the cyclic garbage collector, from
-their imports on: a warm start holds the cache's columns as ~100,000 lists, every pass of the
+"""The headless commands that load memory. They run without the cyclic garbage collector from
+their first line on: a warm start holds the cache's columns as ~100,000 lists, every pass of the
 collector walks them all (and ~60 passes ran while the modules loaded, ~5 ms), and a command
 that exits in half a second leaves no cycles worth collecting."""
 
@@ -344,6 +344,8 @@ def load_command(command: str) -> Callable[[argparse.Namespace], int]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list and args_list[0] in ENGINE_COMMANDS:
+        gc.disable()
     try:
         if args_list and args_list[0] in SUBCOMMANDS:
             command = args_list[0]
@@ -353,8 +355,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             command = "tui"
             args = build_tui_parser().parse_args(args_list)
-        if command in ENGINE_COMMANDS:
-            gc.disable()
         with one_blas_thread():
             run = load_command(command)
         return run(args)

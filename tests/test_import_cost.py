@@ -96,7 +96,7 @@ def test_a_rank_starts_no_blas_threads_and_runs_no_collector(memory_root: Path) 
     """numpy's OpenBLAS would start a thread per core that spins at start; memtui does no
     linear algebra, so a command loads numpy with one (`cli.one_blas_thread`), and the
     setting is gone before anything runs, so no program memtui starts inherits it. The cyclic
-    collector is off from the command's imports on: not one pass runs."""
+    collector is off from the command's first line on: not one pass runs."""
     cached_engine(memory_root).save_cache()  # warm: a fork would shut OpenBLAS's pool down
     env = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
     argv = ["rank", "-q", "deploy", "--days", "0", str(memory_root)]
