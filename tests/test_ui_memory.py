@@ -92,7 +92,8 @@ async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None
 
 async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) -> None:
     """Let every worker finish (the old screen's cache writer too), then apply a change and
-    wait for its paint and the settle of the heap that follows once the app is idle."""
+    wait for its paint, the settle of the heap that follows once the app is idle, and every
+    worker it started."""
     screen = main_screen(app)
     await wait_until(
         pilot,
@@ -114,6 +115,9 @@ async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) 
             and screen.heap_settles > settles
         ),
     )
+    # What the change started (the cache writer, the load-line check) holds its own snapshot
+    # while it runs: it is not kept, and on a loaded machine it can still be running here.
+    await app.workers.wait_for_complete()
     await pilot.pause()
 
 
