@@ -80,8 +80,8 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     yield messages.EngineIndexed((time.perf_counter() - started) * 1000)
 
 
-FIRST_ROWS = 150
-"""Hits made on the worker before a search is shown: more rows than a terminal shows. Making a
+FIRST_ROWS = 60
+"""Hits made on the worker before a search is shown: the rows of a terminal up to 60 lines. Making a
 hit's entry may read its text back from the cache file (`core.cache.entry_table`), which must
 not happen on the event loop; the hits keep what was made. Scrolling further makes the rest."""
 

@@ -34,9 +34,9 @@ NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
 
 
-BODY_PIECE = 256
+BODY_PIECE = 64
 """Bodies per piece of the bodies section, each with its own checksum: what is read to make
-one entry (~200 KB)."""
+one entry (~50 KB at 50,000 entries): a search makes the hits it shows, each may read a piece."""
 CACHE_DAMAGED = (
     "this entry's text could not be read back from memtui's cache, which is damaged: the "
     "cache is removed, and the next start reads the folder again"
