@@ -14,7 +14,7 @@ import numpy as np
 
 from memtui.core.model import Entry, Source
 from memtui.core.search.arrays import BoolArray, IntArray
-from memtui.core.search.slots import SOURCE_ORDER, EntryRows, SlotEntries
+from memtui.core.search.slots import SOURCE_ORDER, columns_and_rest
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,18 +53,11 @@ def live_facets(
     )
 
 
-def _split(entries: Sequence[Entry]) -> tuple[EntryRows | None, Sequence[Entry]]:
-    """(the columns the slots start with, if any; the entries after them, or all of them)."""
-    if isinstance(entries, SlotEntries) and isinstance(entries.base, EntryRows):
-        return entries.base, entries.extra
-    return None, entries
-
-
 def _tags(entries: Sequence[Entry]) -> list[tuple[str, ...]]:
-    rows, rest = _split(entries)
+    rows, rest = columns_and_rest(entries)
     return (rows.tags() if rows else []) + [entry.tags for entry in rest]
 
 
 def _roles(entries: Sequence[Entry]) -> list[str | None]:
-    rows, rest = _split(entries)
+    rows, rest = columns_and_rest(entries)
     return (rows.roles() if rows else []) + [entry.role for entry in rest]

@@ -70,6 +70,16 @@ class EntryRows(Protocol):
     def roles(self) -> list[str | None]: ...
 
 
+def columns_and_rest(entries: Sequence[Entry]) -> tuple[EntryRows | None, Sequence[Entry]]:
+    """(the columns `entries` start with, if any; the entries after them, or all of them):
+    what reads a column of every slot takes the columns as they are and walks only the rest."""
+    if isinstance(entries, EntryRows):
+        return entries, ()
+    if isinstance(entries, SlotEntries) and isinstance(entries.base, EntryRows):
+        return entries.base, entries.extra
+    return None, entries
+
+
 class SlotEntries(Sequence[Entry]):
     """The index's entries: a base the load gave (a list, or `EntryRows` made on demand) and
     the entries later updates appended."""

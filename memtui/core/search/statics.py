@@ -20,9 +20,8 @@ from memtui.core.search.scoring import position_score, recency_values
 from memtui.core.search.slots import (
     SOURCE_CODES,
     SOURCE_ORDER,
-    EntryRows,
     PlaceColumns,
-    SlotEntries,
+    columns_and_rest,
     join_places,
 )
 from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
@@ -133,10 +132,12 @@ def multipliers_of(
 def place_columns(entries: Sequence[Entry]) -> PlaceColumns:
     """What the static factors read of each entry: from the columns where the entries are
     held as columns, else one entry at a time."""
-    if isinstance(entries, EntryRows):
-        return entries.places()
-    if isinstance(entries, SlotEntries) and entries.base:
-        return join_places([place_columns(entries.base), place_columns(entries.extra)])
+    rows, rest = columns_and_rest(entries)
+    own = _entry_places(rest)
+    return own if rows is None else join_places([rows.places(), own])
+
+
+def _entry_places(entries: Sequence[Entry]) -> PlaceColumns:
     return PlaceColumns(
         date_ordinal=np.fromiter(
             (-1 if entry.date is None else entry.date.toordinal() for entry in entries),
@@ -164,11 +165,11 @@ def place_columns(entries: Sequence[Entry]) -> PlaceColumns:
 
 def _boost_inputs(entries: Sequence[Entry]) -> Iterable[tuple[str, tuple[str, ...], str]]:
     """(path, tags, qualified path) per entry, from the columns where there are columns."""
-    if isinstance(entries, EntryRows):
-        return zip(entries.paths(), entries.tags(), entries.qualified_paths(), strict=True)
-    if isinstance(entries, SlotEntries) and entries.base:
-        return chain(_boost_inputs(entries.base), _boost_inputs(entries.extra))
-    return ((entry.path, entry.tags, entry.qualified_path) for entry in entries)
+    rows, rest = columns_and_rest(entries)
+    own = ((entry.path, entry.tags, entry.qualified_path) for entry in rest)
+    if rows is None:
+        return own
+    return chain(zip(rows.paths(), rows.tags(), rows.qualified_paths(), strict=True), own)
 
 
 def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFactors:
