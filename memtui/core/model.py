@@ -30,6 +30,12 @@ class DateOrigin(StrEnum):
     NONE = "none"
 
 
+def qualified_path(root: str, path: str) -> str:
+    """`root/path` when `root` labels one of several open roots, else `path` (see
+    `Entry.qualified_path`)."""
+    return f"{root}/{path}" if root else path
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One searchable unit of memory: a section, a block, a history paragraph or a whole file.
@@ -67,7 +73,7 @@ class Entry:
     def qualified_path(self) -> str:
         """`root/path` when several roots are open, else `path`: one file's key across roots
         (labels never hold a `/`), so two roots' `MEMORY.md` stay two files."""
-        return f"{self.root}/{self.path}" if self.root else self.path
+        return qualified_path(self.root, self.path)
 
     @property
     def when(self) -> dt.datetime | None:

@@ -30,7 +30,7 @@ from memtui.core.cache.container import (
 from memtui.core.cache.entry_columns import decode_entries, entry_sections
 from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
-from memtui.core.model import Entry
+from memtui.core.model import Entry, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
 
@@ -152,7 +152,7 @@ def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
     for entry in entries:
         occurrence = occurrences.get(entry.heading_path, 0)
         occurrences[entry.heading_path] = occurrence + 1
-        key = f"{label}/{entry.path}" if label else entry.path
+        key = qualified_path(label, entry.path)
         relabelled.append(
             replace(entry, root=label, id=entry_id(key, entry.heading_path, occurrence))
         )

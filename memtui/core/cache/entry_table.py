@@ -20,7 +20,7 @@ from typing import Any, cast, overload
 
 import numpy as np
 
-from memtui.core.model import DateOrigin, Entry, Source
+from memtui.core.model import DateOrigin, Entry, Source, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.slots import SOURCE_CODES, PlaceColumns
 
@@ -193,9 +193,9 @@ class EntryTable:
         """Each row's `Entry.qualified_path`."""
         if self._qualified is None:
             if self.label:
-                known: dict[str, str] = {}
+                known: dict[str, str] = {}  # a file's entries share one string
                 self._qualified = [
-                    known.get(path) or known.setdefault(path, f"{self.label}/{path}")
+                    known.get(path) or known.setdefault(path, qualified_path(self.label, path))
                     for path in self.paths
                 ]
             else:

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from memtui.core.health.model import Check, Finding, LoadCut
 from memtui.core.health.settings import LoadLine
-from memtui.core.model import Entry
+from memtui.core.model import Entry, qualified_path
 from memtui.core.reading.text import split_lines
 from memtui.core.reading.walk import read_text
 
@@ -66,7 +66,7 @@ class EntryLines:
 
     @property
     def qualified_path(self) -> str:
-        return f"{self.root}/{self.path}" if self.root else self.path
+        return qualified_path(self.root, self.path)
 
 
 def applies(rule: LoadLine, path: str) -> bool:

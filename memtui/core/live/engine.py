@@ -26,7 +26,7 @@ from memtui.core.live.roots import MemoryRoot, engine_roots, match_targets
 from memtui.core.live.store import Store
 from memtui.core.live.tuning import Tuning
 from memtui.core.live.warm import RootCaches, entry_order
-from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped
+from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped, qualified_path
 from memtui.core.reading.walk import relative_path
 from memtui.core.search.facets import Facets, live_facets
 from memtui.core.search.hits import RankContext, build_result
@@ -401,7 +401,7 @@ class Engine:
         """Paths no root loaded, and why (qualified paths when several roots are open)."""
         with self._lock:
             return tuple(
-                Skipped(f"{store.label}/{item.path}" if store.label else item.path, item.reason)
+                Skipped(qualified_path(store.label, item.path), item.reason)
                 for store in self.stores
                 for item in store.skipped
             )

@@ -23,7 +23,7 @@ import numpy as np
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.live.store import Store
-from memtui.core.model import Entry
+from memtui.core.model import Entry, qualified_path
 from memtui.core.reading.walk import Scan, scan_root
 from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.search.index import COMPACT_MIN_DELTA, Index
@@ -117,9 +117,8 @@ def _changed_files(store: Store, cached_slots: Sequence[Entry]) -> dict[str, Seq
         cached[path] = cached_slots[start:stop]
         start = stop
     now = store.loaded_files()
-    prefix = f"{store.label}/" if store.label else ""
     return {
-        prefix + path: now.get(path, ())
+        qualified_path(store.label, path): now.get(path, ())
         for path in cached.keys() | now.keys()
         if cached.get(path, ()) != now.get(path, ())
     }
