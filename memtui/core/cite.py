@@ -14,7 +14,6 @@ shows. Secrets are masked by the caller, which knows whether the user revealed t
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -38,11 +37,10 @@ class Cited:
 
 def iso_date(entry: Entry) -> str | None:
     """ISO-8601 date, with the time of day when it is known (JSON); None when undated."""
-    if entry.date is None:
+    when = entry.when
+    if when is None:
         return None
-    if entry.time is None:
-        return entry.date.isoformat()
-    return dt.datetime.combine(entry.date, entry.time).isoformat(timespec="minutes")
+    return when.date().isoformat() if entry.time is None else when.isoformat(timespec="minutes")
 
 
 def date_label(entry: Entry) -> str:
