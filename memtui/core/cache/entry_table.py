@@ -257,7 +257,10 @@ class TableView(Sequence[Entry]):
         return [column[row] for row in self.rows.tolist()]
 
     def _numbers(self, name: str) -> IntArray:
-        column = self.table.numbers[name]
+        return self._rows_of(self.table.numbers[name])
+
+    def _rows_of(self, column: IntArray) -> IntArray:
+        """This view's rows of a per-row array (a slice when they are a range, no copy)."""
         if isinstance(self.rows, range):
             return column[self.rows.start : self.rows.stop]
         return column[self.rows]
@@ -274,10 +277,7 @@ class TableView(Sequence[Entry]):
         return self._column(self.table.qualified())
 
     def text_chars(self) -> int:
-        chars = self.table.chars()
-        if isinstance(self.rows, range):
-            return int(chars[self.rows.start : self.rows.stop].sum())
-        return int(chars[self.rows].sum())
+        return int(self._rows_of(self.table.chars()).sum())
 
     def places(self) -> PlaceColumns:
         times = self._numbers("time")
