@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import groupby
 
 import numpy as np
 
@@ -29,7 +28,7 @@ from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.search.index import COMPACT_MIN_DELTA, Index
 from memtui.core.search.segment import Segment
 from memtui.core.search.segment_merge import renumbered
-from memtui.core.search.slots import entry_paths, joined_rows
+from memtui.core.search.slots import entry_paths, joined_rows, runs
 
 
 def _walk(store: Store, scans: list[Scan | None], at: int) -> None:
@@ -110,12 +109,8 @@ def _changed_files(store: Store, cached_slots: Sequence[Entry]) -> dict[str, Seq
     """Files whose loaded entries are not exactly the cached index's (qualified paths). The
     slots of a file are consecutive (slot order is by path), so each file's cached entries are
     a slice of them, found from the paths alone."""
-    cached: dict[str, Sequence[Entry]] = {}
-    start = 0
-    for path, run in groupby(entry_paths(cached_slots)):
-        stop = start + len(list(run))
-        cached[path] = cached_slots[start:stop]
-        start = stop
+    paths = entry_paths(cached_slots)
+    cached = {paths[start]: cached_slots[start:stop] for start, stop in runs(paths)}
     now = store.loaded_files()
     return {
         qualified_path(store.label, path): now.get(path, ())

@@ -16,8 +16,6 @@ of the corpus, is everything compacted into a fresh main segment: amortised, nev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import compress
-from operator import ne
 from typing import cast
 
 import numpy as np
@@ -38,7 +36,7 @@ from memtui.core.search.expansion import (
 )
 from memtui.core.search.fields import entry_tokens
 from memtui.core.search.segment import EMPTY_SEGMENT, Segment, build_main_segment, build_segment
-from memtui.core.search.slots import EntryRows, SlotEntries
+from memtui.core.search.slots import EntryRows, SlotEntries, runs
 from memtui.core.search.tokenize import is_cjk
 
 COMPACT_MIN_DEAD = 1000
@@ -134,15 +132,14 @@ class Index:
             paths = [entry.qualified_path for entry in base]
             self.live_chars = sum(entry.text_chars for entry in base)
         self.slot_of = dict(zip(ids, range(len(ids)), strict=True))  # `_claim_slot`, for all
-        ends = [*compress(range(1, len(paths)), map(ne, paths[1:], paths[:-1])), len(paths)]
-        starts, ends = ([0, *ends[:-1]], ends) if paths else ([], [])  # a file's slot runs
+        spans = runs(paths)
         run_ids: list[int] = []
-        for start in starts:
+        for start, _ in spans:
             path_id = self._path_ids.setdefault(paths[start], len(self.paths))
             if path_id == len(self.paths):
                 self.paths.append(paths[start])
             run_ids.append(path_id)
-        lengths = [stop - start for start, stop in zip(starts, ends, strict=True)]
+        lengths = [stop - start for start, stop in spans]
         self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), lengths)
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT

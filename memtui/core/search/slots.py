@@ -11,7 +11,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, compress
+from operator import ne
 from typing import Protocol, cast, overload, runtime_checkable
 
 import numpy as np
@@ -68,6 +69,15 @@ class EntryRows(Protocol):
     def tags(self) -> list[tuple[str, ...]]: ...
 
     def roles(self) -> list[str | None]: ...
+
+
+def runs(values: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, stop) of each run of equal neighbours (a file's consecutive slots, by path),
+    found by comparing neighbours in C: 50,000 paths, ~8,600 runs."""
+    if not values:
+        return []
+    ends = [*compress(range(1, len(values)), map(ne, values[1:], values[:-1])), len(values)]
+    return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
 def columns_and_rest(entries: Sequence[Entry]) -> tuple[EntryRows | None, Sequence[Entry]]:
