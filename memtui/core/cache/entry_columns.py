@@ -1,9 +1,10 @@
 """Entries as cache sections, column by column, and back.
 
 Numbers and enums are `.npy` arrays (read back in C, already checked to be integers); bodies,
-most of the bytes, are one UTF-8 section cut by an array of byte end offsets; the remaining
-strings are JSON columns. Decoding is one comprehension over the columns, with every string
-checked in bulk: 50,000 entries cost about a sixth of parsing their files again.
+most of the bytes, are one UTF-8 section cut by an array of byte end offsets, with a CRC-32 per
+piece of BODY_PIECE bodies; the remaining strings are JSON columns. Decoding checks every column
+in bulk and returns a view of them (`core.cache.entry_table`): no entry is made and no body is
+read until someone looks at one.
 """
 
 from __future__ import annotations
