@@ -188,6 +188,25 @@ def test_a_body_damaged_after_the_load_is_never_shown_and_the_cache_is_rebuilt(
     assert_same_engine(cached_engine(memory_root), fresh_engine(memory_root))
 
 
+def test_a_damaged_body_in_a_cache_that_cannot_be_removed_is_still_only_a_warning(
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read-only cache folder (fault-injected: root ignores permissions): the damaged piece
+    still shows as a warning, never an exception, and the cache is not written from it."""
+    cached_engine(memory_root).save_cache()
+    path = CacheFolder().file_for(memory_root)
+    flipped("bodies")(path)
+
+    def refused(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    warm = cached_engine(memory_root)
+    damaged = [entry for entry in warm.loaded_entries() if entry.body == "" and entry.warnings]
+    assert damaged and all("damaged" in entry.warnings[-1] for entry in damaged)
+    assert path.exists()
+
+
 def test_a_pickled_array_is_refused_never_unpickled(memory_root: Path, tmp_path: Path) -> None:
     Exploit.marker = tmp_path / "pwned"
     cached_engine(memory_root).save_cache()

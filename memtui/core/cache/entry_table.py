@@ -9,6 +9,7 @@ longer shows is freed, even from a file removed since.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import threading
@@ -72,7 +73,8 @@ class CachedBodies:
                 self._last = (number, self._read(number))
                 if self._last[1] is None and not self.damaged:
                     self.damaged = True
-                    self._path.unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):  # a read-only cache folder: kept, and
+                        self._path.unlink(missing_ok=True)  # never written from these rows
             piece = self._last[1]
         return None if piece is None else piece[at]
 
