@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-import threading
 import weakref
 import zlib
 from collections.abc import Iterator, Sequence
@@ -49,12 +48,15 @@ class CachedBodies:
     ~40 MB a warm start no longer reads, checks and holds. A piece is read with `os.pread` on a
     descriptor kept open (a later write replaces the file by name, never this one), checked
     against its own checksum and decoded when a body in it is first asked for; the last piece
-    read is kept for its neighbours (a file's entries, or `list` walking them all)."""
+    read is kept for its neighbours (a file's entries, or `list` walking them all). No lock:
+    two threads may read one piece twice, which costs less than a lock a forked child of the
+    index build could inherit held (`core.live.fork`)."""
 
     def __init__(
-        self, path: Path, kept: tuple[int, int, int], ends: IntArray, checksums: list[int]
+        self, path: Path | None, kept: tuple[int, int, int], ends: IntArray, checksums: list[int]
     ) -> None:
         self._path = path
+        """The cache file to remove when a piece is damaged (None: a spool, which has no name)."""
         self.damaged = False
         """A piece failed its checksum: the cache file is removed, and must not be written
         again from these rows (`codec.encode` refuses)."""
@@ -62,20 +64,20 @@ class CachedBodies:
         weakref.finalize(self, os.close, self._descriptor)
         self._ends = ends
         self._checksums = checksums
-        self._lock = threading.Lock()
         self._last: tuple[int, list[str] | None] = (-1, None)
 
     def body(self, row: int) -> str | None:
         """Row `row`'s body; None when its piece no longer reads as it was written."""
         number, at = divmod(row, BODY_PIECE)
-        with self._lock:
-            if self._last[0] != number:
-                self._last = (number, self._read(number))
-                if self._last[1] is None and not self.damaged:
-                    self.damaged = True
+        last = self._last  # one read of the attribute: another thread may replace it
+        if last[0] != number:
+            last = self._last = (number, self._read(number))
+            if last[1] is None and not self.damaged:
+                self.damaged = True
+                if self._path is not None:
                     with contextlib.suppress(OSError):  # a read-only cache folder: kept, and
                         self._path.unlink(missing_ok=True)  # never written from these rows
-            piece = self._last[1]
+        piece = last[1]
         return None if piece is None else piece[at]
 
     def _read(self, number: int) -> list[str] | None:
