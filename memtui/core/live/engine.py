@@ -88,6 +88,7 @@ class Engine:
                 today=today,
                 label=item.label if several else "",
                 only=item.only,
+                spool=None if cache is None or cache.refusal(item.path) else cache.folder,
             )
             for item in self.roots
         )
@@ -139,7 +140,7 @@ class Engine:
             with self._lock:
                 pending = not self._index.built
                 generation = self._index.generation
-                entries = self._index.entries[: self._index.main_size] if pending else []
+                entries = self._index.entries.base if pending else ()  # columns stay columns
             if pending:
                 segment, lengths = build_main_segment(entries)
                 with self._lock:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
 from memtui.core.live.file_record import FileRecord, count_kept, entries_chars, file_chars
+from memtui.core.live.file_spool import FileSpool
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
@@ -59,8 +60,12 @@ class Store:
         today: dt.date | None = None,
         label: str = "",
         only: tuple[str, ...] = (),
+        spool: Path | None = None,
     ) -> None:
         self.root = Path(root).absolute()
+        self.spool = spool
+        """Where a load spools the entries it reads as columns (`core.live.file_spool`): the
+        cache folder. None keeps them in memory."""
         self.only = only
         """The root-relative files and folders loaded (`MemoryRoot.only`); empty: all of it."""
         self.label = label
@@ -182,7 +187,10 @@ class Store:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
         self._files = Snapshot(self._still_valid(seed, scan.found), weigh=file_chars)
-        self._reconcile({"": scan}, forced=set(), touched=set())
+        spool = None if self.spool is None else FileSpool(self.spool, self.label)
+        self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool)
+        if spool is not None:
+            spool.finish()
         self._rebuild_all()
 
     def _still_valid(
@@ -354,7 +362,14 @@ class Store:
 
     # --- internals: reconciling with the disk --------------------------------------------------
 
-    def _reconcile(self, scans: dict[str, Scan], *, forced: set[str], touched: set[str]) -> None:
+    def _reconcile(
+        self,
+        scans: dict[str, Scan],
+        *,
+        forced: set[str],
+        touched: set[str],
+        spool: FileSpool | None = None,
+    ) -> None:
         """Make the records under each scanned scope match its scan, reading new or changed files.
 
         The known paths each scope covers come from the sorted indexes, so a batch costs its
@@ -394,6 +409,8 @@ class Store:
                     new_skips[path] = result
                     continue
                 record.entries, record.digest = result
+                if spool is not None:
+                    spool.add(record)
             new_files[path] = record
         files = self._files.evolve(new_files, gone)
         skipped = self._skipped.evolve(new_skips, covered_skips)

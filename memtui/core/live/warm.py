@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memtui.core.cache.entry_table import TableView, merged_views
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.live.store import Store
@@ -42,9 +43,18 @@ def entry_order(entry: Entry) -> tuple[str, int, str]:
     return entry.path, entry.line_start, entry.id
 
 
-def slot_order(stores: Sequence[Store]) -> list[Entry]:
-    """Every loaded entry in slot order: root by root, then by path and line."""
-    return [entry for store in stores for entry in sorted(store.entries.values(), key=entry_order)]
+def slot_order(stores: Sequence[Store]) -> Sequence[Entry]:
+    """Every loaded entry in slot order: root by root, then by path and line. Still columns
+    when every file's entries are (a cold load's spool, a cache's table): a file's rows are
+    in file order, which is line order."""
+    parts: list[Sequence[Entry]] = []
+    for store in stores:
+        files = store.loaded_files()
+        parts.extend(
+            entries if isinstance(entries, TableView) else sorted(entries, key=entry_order)
+            for entries in (files[path] for path in sorted(files))
+        )
+    return joined_rows(merged_views(parts))
 
 
 def read_seeds(

@@ -112,7 +112,7 @@ class Index:
     def rebuild(self, entries: Iterable[Entry]) -> None:
         """Index `entries` from scratch (load, or compaction)."""
         self.set_entries(entries)
-        self.install_main(*build_main_segment(self.entries[: self.main_size]))
+        self.install_main(*build_main_segment(self.entries.base))  # columns stay columns
 
     def set_entries(self, entries: Iterable[Entry]) -> None:
         """Give `entries` slots but no postings yet: browse mode works at once, term queries

@@ -161,7 +161,9 @@ def entry_paths(entries: Sequence[Entry]) -> list[str]:
 def joined_rows(parts: Sequence[Sequence[Entry]]) -> Sequence[Entry]:
     """The parts' entries one after the other (several roots' cached slots): still columns
     when every part is."""
-    if all(isinstance(part, EntryRows) for part in parts):
+    if parts and all(isinstance(part, EntryRows) for part in parts):
+        if len(parts) == 1:
+            return parts[0]
         return JoinedRows([cast(EntryRows, part) for part in parts])
     return [entry for part in parts for entry in part]
 
