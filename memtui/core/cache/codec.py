@@ -27,7 +27,7 @@ from memtui.core.cache.container import (
     array_section,
     json_section,
 )
-from memtui.core.cache.entry_columns import decode_entries, entry_sections
+from memtui.core.cache.entry_columns import decode_entries, entry_sections, refuse_damaged
 from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry, qualified_path
@@ -37,9 +37,10 @@ from memtui.core.search.segment import Segment
 
 def encode(snapshot: RootSnapshot) -> Iterator[Section]:
     """The sections of one root's cache file, made one by one as they are written."""
-    entries = [entry for file in snapshot.files for entry in _passing(file.entries)]
+    parts = [file.entries for file in snapshot.files]
+    refuse_damaged(parts)
     yield json_section("files", [_file_row(file) for file in snapshot.files])
-    yield from entry_sections(entries)
+    yield from entry_sections(parts)
     if snapshot.index is not None:
         yield from _index_sections(snapshot.files, snapshot.index)
 
@@ -53,7 +54,8 @@ def _file_row(file: CachedFile) -> list[Any]:
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
     """The index arrays, and each slot as (file number, position in that file's entries)."""
     number = {file.path: at for at, file in enumerate(files)}
-    slots = list(_passing(index.slots))
+    slots = list(index.slots)
+    refuse_damaged([index.slots])
     slot_file = np.fromiter((number[entry.path] for entry in slots), np.int64, len(slots))
     slot_entry = np.fromiter((entry.position for entry in slots), np.int64, len(slots))
     for entry, file_number, position in zip(
@@ -72,13 +74,6 @@ def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Sec
         array_section("slot_file", slot_file),
         array_section("slot_entry", slot_entry),
     ]
-
-
-def _passing(entries: Sequence[Entry] | None) -> Iterable[Entry]:
-    """Entries to write; never those of a cache table whose bodies failed their checksums."""
-    if isinstance(entries, TableView) and entries.table.bodies.damaged:
-        raise ValueError("its entries came from a damaged cache: the next start reads again")
-    return entries or ()
 
 
 @contextmanager

@@ -4,7 +4,8 @@ Numbers and enums are `.npy` arrays (read back in C, already checked to be integ
 most of the bytes, are one UTF-8 section cut by an array of byte end offsets, with a CRC-32 per
 piece of BODY_PIECE bodies; the remaining strings are JSON columns. Decoding checks every column
 in bulk and returns a view of them (`core.cache.entry_table`): no entry is made and no body is
-read until someone looks at one.
+read until someone looks at one. Encoding such a view again reads its columns as they are, and
+writes the very bytes its entries would.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import chain, compress, repeat
+from itertools import chain, compress, islice, repeat
 from operator import attrgetter, is_, is_not
 from typing import Any
 
@@ -35,6 +36,7 @@ CHUNK = 2000
 _SOURCE_CODE = {source: code for code, source in enumerate(SOURCES)}
 _ORIGIN_CODE = {origin: code for code, origin in enumerate(ORIGINS)}
 _MICROSECONDS_PER_DAY = 86_400_000_000
+_DAMAGED = "its entries came from a damaged cache: the next start reads again"
 
 
 def _microseconds(entry: Entry) -> int:
@@ -76,46 +78,119 @@ entries left their memory scattered among the entries' strings."""
 # --- encoding ------------------------------------------------------------------------------
 
 
-def entry_sections(entries: Sequence[Entry]) -> Iterator[Section]:
-    """The entries' sections, each made just before it is written: the writer holds one
-    column at a time, never a copy of every entry's fields (~9 MB at 50,000 entries)."""
+def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]:
+    """The sections of the parts' entries one after the other (each file's), each section made
+    just before it is written. Where a part is rows of a cache table its columns are read as
+    they are, so no entry is made: at 50,000 entries making them all held ~90 MB."""
+    runs = table_runs(parts)
+    count = sum(map(len, runs))
     checksums: list[int] = []
-    yield Section("entries", _column_pieces(entries))
-    yield Section("bodies", _body_pieces(entries, checksums))
+    lengths = np.zeros(count, dtype=np.int64)  # each body's bytes, filled as it is written
+    yield Section("entries", _column_pieces(runs))
+    yield Section("bodies", _body_pieces(runs, checksums, lengths))
     yield array_section("body_checksums", np.asarray(checksums, dtype=np.int64))  # once written
-    yield array_section(
-        "body_ends",
-        np.cumsum(_integers(_utf8_length(entry.body) for entry in entries), dtype=np.int64),
-    )
+    yield array_section("body_ends", np.cumsum(lengths))  # once written too
     for name, value in NUMBER_COLUMNS.items():
-        yield array_section(name, _integers(map(value, entries)))
+        yield array_section(name, _number_column(runs, count, name, value))
 
 
-def _integers(values: Iterable[int]) -> npt.NDArray[np.int64]:
-    return np.fromiter(values, dtype=np.int64)
+def table_runs(parts: Iterable[Sequence[Entry] | None]) -> list[TableView | list[Entry]]:
+    """The parts' entries in as few runs as they go in: a table's views over contiguous rows
+    (its files, ~8,600 in a root) become one view, and neighbouring plain parts one list."""
+    runs: list[TableView | list[Entry]] = []
+    for part in parts:
+        if not part:
+            continue
+        last = runs[-1] if runs else None
+        if not isinstance(part, TableView):
+            if isinstance(last, list):
+                last.extend(part)
+            else:
+                runs.append(list(part))
+        elif (
+            isinstance(last, TableView)
+            and last.table is part.table
+            and isinstance(last.rows, range)
+            and isinstance(part.rows, range)
+            and last.rows.step == part.rows.step == 1
+            and last.rows.stop == part.rows.start
+        ):
+            runs[-1] = TableView(part.table, range(last.rows.start, part.rows.stop))
+        else:
+            runs.append(part)
+    return runs
 
 
-def _column_pieces(entries: Sequence[Entry]) -> Iterator[bytes]:
+def refuse_damaged(parts: Iterable[Sequence[Entry] | None]) -> None:
+    """Raise ValueError for rows of a cache table whose bodies failed their checksums: the
+    next start must read their files again, not trust a cache written from them."""
+    if any(isinstance(part, TableView) and part.table.bodies.damaged for part in parts):
+        raise ValueError(_DAMAGED)
+
+
+def _column_pieces(runs: Sequence[TableView | list[Entry]]) -> Iterator[bytes]:
     """{"id": [...], "title": [...], ...}, one column at a time, CHUNK entries per piece."""
     for number, (name, value) in enumerate(STRING_COLUMNS.items()):
         yield f'{"{" if number == 0 else ","}"{name}":['.encode("ascii")
-        for start in range(0, len(entries), CHUNK):
-            chunk = json.dumps(
-                [value(entry) for entry in entries[start : start + CHUNK]], separators=(",", ":")
-            )
-            yield (b"," if start else b"") + chunk[1:-1].encode("ascii")
+        written = False
+        for run in runs:
+            for start in range(0, len(run), CHUNK):
+                if isinstance(run, TableView):
+                    values = run[start : start + CHUNK].column(run.table.strings()[number])
+                else:
+                    values = [value(entry) for entry in run[start : start + CHUNK]]
+                chunk = json.dumps(values, separators=(",", ":"))
+                yield (b"," if written else b"") + chunk[1:-1].encode("ascii")
+                written = True
         yield b"]"
     yield b"}"
 
 
-def _body_pieces(entries: Sequence[Entry], checksums: list[int]) -> Iterator[bytes]:
-    """BODY_PIECE bodies per piece, each piece's CRC-32 appended to `checksums`."""
-    for start in range(0, len(entries), BODY_PIECE):
-        piece = "".join(entry.body for entry in entries[start : start + BODY_PIECE]).encode(
-            "utf-8", "surrogatepass"
-        )
+def _body_pieces(
+    runs: Sequence[TableView | list[Entry]], checksums: list[int], lengths: npt.NDArray[np.int64]
+) -> Iterator[bytes]:
+    """BODY_PIECE bodies per piece, each piece's CRC-32 appended to `checksums` and each
+    body's length in bytes written to `lengths`."""
+    bodies = _bodies(runs)
+    for start in range(0, len(lengths), BODY_PIECE):
+        some = list(islice(bodies, BODY_PIECE))
+        lengths[start : start + len(some)] = list(map(_utf8_length, some))
+        piece = "".join(some).encode("utf-8", "surrogatepass")
         checksums.append(zlib.crc32(piece))
         yield piece
+
+
+def _bodies(runs: Sequence[TableView | list[Entry]]) -> Iterator[str]:
+    """Every body in order: a table's rows walked in order read each piece of its bodies
+    once (it keeps the last piece read); one that no longer reads back is refused."""
+    for run in runs:
+        if not isinstance(run, TableView):
+            yield from (entry.body for entry in run)
+            continue
+        body = run.table.bodies.body
+        for row in run.rows if isinstance(run.rows, range) else run.rows.tolist():
+            text = body(row)
+            if text is None:
+                raise ValueError(_DAMAGED)
+            yield text
+
+
+def _number_column(
+    runs: Sequence[TableView | list[Entry]],
+    count: int,
+    name: str,
+    value: Callable[[Entry], int],
+) -> npt.NDArray[np.int64]:
+    column = np.empty(count, dtype=np.int64)
+    at = 0
+    for run in runs:
+        column[at : at + len(run)] = (
+            run.numbers(name)
+            if isinstance(run, TableView)
+            else np.fromiter(map(value, run), np.int64, len(run))
+        )
+        at += len(run)
+    return column
 
 
 def _utf8_length(text: str) -> int:

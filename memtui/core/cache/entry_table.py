@@ -137,6 +137,19 @@ class EntryTable:
     def __len__(self) -> int:
         return len(self.paths)
 
+    def strings(self) -> list[list[Any]]:
+        """The JSON columns in `entry_columns.STRING_COLUMNS`' order, as decoded: what encoding
+        the rows' entries would write again."""
+        return [
+            self.ids,
+            self.titles,
+            self.headings,
+            self.roles,
+            self.tags,
+            self.metadata,
+            self.warnings,
+        ]
+
     def entry(self, row: int) -> Entry:
         """Row `row`, made now (the caller keeps it as long as it needs it)."""
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
@@ -255,12 +268,14 @@ class TableView(Sequence[Entry]):
     def _row_list(self) -> Sequence[int]:
         return self.rows if isinstance(self.rows, range) else cast(list[int], self.rows.tolist())
 
-    def _column(self, column: Sequence[Any]) -> list[Any]:
+    def column(self, column: Sequence[Any]) -> list[Any]:
+        """This view's rows of a per-row column of its table."""
         if isinstance(self.rows, range):
             return list(column[self.rows.start : self.rows.stop])
         return [column[row] for row in self.rows.tolist()]
 
-    def _numbers(self, name: str) -> IntArray:
+    def numbers(self, name: str) -> IntArray:
+        """This view's rows of the table's number column `name`."""
         return self._rows_of(self.table.numbers[name])
 
     def _rows_of(self, column: IntArray) -> IntArray:
@@ -272,34 +287,34 @@ class TableView(Sequence[Entry]):
     # --- columns (`EntryRows`) -------------------------------------------------------------
 
     def ids(self) -> list[str]:
-        return self._column(self.table.ids)
+        return self.column(self.table.ids)
 
     def paths(self) -> list[str]:
-        return self._column(self.table.paths)
+        return self.column(self.table.paths)
 
     def qualified_paths(self) -> list[str]:
-        return self._column(self.table.qualified())
+        return self.column(self.table.qualified())
 
     def text_chars(self) -> int:
         return int(self._rows_of(self.table.chars()).sum())
 
     def places(self) -> PlaceColumns:
-        times = self._numbers("time")
+        times = self.numbers("time")
         return PlaceColumns(
-            date_ordinal=self._numbers("date"),
+            date_ordinal=self.numbers("date"),
             seconds=np.where(times < 0, 0, times // 1_000_000),
-            source_code=_CODE_OF_SOURCE[self._numbers("source")],
-            line_start=self._numbers("line_start"),
-            position=self._numbers("position"),
-            count=self._numbers("count"),
+            source_code=_CODE_OF_SOURCE[self.numbers("source")],
+            line_start=self.numbers("line_start"),
+            position=self.numbers("position"),
+            count=self.numbers("count"),
         )
 
     def roles(self) -> list[str | None]:
-        return self._column(self.table.roles)
+        return self.column(self.table.roles)
 
     def tags(self) -> list[tuple[str, ...]]:
         share = self.table._share
-        return [share(tuple(tags)) if tags else () for tags in self._column(self.table.tags)]
+        return [share(tuple(tags)) if tags else () for tags in self.column(self.table.tags)]
 
 
 def merged_views(parts: Iterable[Sequence[Entry]]) -> list[Sequence[Entry]]:
