@@ -192,3 +192,25 @@ def test_the_memory_s_filters_are_read_from_the_columns(
     assert facets == facets_of(fresh_engine(corpus).loaded_entries())
     both = warm_engine(memory_root, corpus)
     assert both.facets() == facets_of(fresh_engine(memory_root, corpus).loaded_entries())
+
+
+@pytest.mark.parametrize("roots", [1, 2], ids=["one root", "two roots"])
+def test_saving_a_warm_start_makes_no_entry_of_an_unchanged_file(
+    tmp_path: Path, memory_root: Path, made: list[int], roots: int
+) -> None:
+    """Saving reads the cached columns: an entry is made for no row, neither when the index
+    is the cached one as is nor after a file changed (dead slots, a delta)."""
+    write_corpus(tmp_path / "big", 3000, today=TODAY)
+    folders = (tmp_path / "big", memory_root)[:roots]
+    engine = warm_engine(*folders)
+    rows_of(engine)
+    for change in (False, True):
+        if change:
+            changed = sorted((tmp_path / "big" / "memory").iterdir())[-1]
+            changed.write_text(changed.read_text("utf-8") + "\n## Redis outage\n\nfailover.\n")
+            engine.apply_changes([changed])
+        engine._caches.dirty = True
+        made.clear()
+        assert engine.save_cache() > 0 and not engine.warnings
+        assert made == [], "saving made entries of the cached rows"
+        assert_same_engine(reopened(*folders), fresh_engine(*folders), queries=("failover", ""))

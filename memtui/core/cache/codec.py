@@ -27,12 +27,18 @@ from memtui.core.cache.container import (
     array_section,
     json_section,
 )
-from memtui.core.cache.entry_columns import decode_entries, entry_sections, refuse_damaged
+from memtui.core.cache.entry_columns import (
+    decode_entries,
+    entry_sections,
+    refuse_damaged,
+    table_runs,
+)
 from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
+from memtui.core.search.slots import SlotKeys, entry_ids, slot_keys
 
 
 def encode(snapshot: RootSnapshot) -> Iterator[Section]:
@@ -54,15 +60,9 @@ def _file_row(file: CachedFile) -> list[Any]:
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
     """The index arrays, and each slot as (file number, position in that file's entries)."""
     number = {file.path: at for at, file in enumerate(files)}
-    slots = list(index.slots)
-    refuse_damaged([index.slots])
-    slot_file = np.fromiter((number[entry.path] for entry in slots), np.int64, len(slots))
-    slot_entry = np.fromiter((entry.position for entry in slots), np.int64, len(slots))
-    for entry, file_number, position in zip(
-        slots, slot_file.tolist(), slot_entry.tolist(), strict=True
-    ):
-        if (files[file_number].entries or ())[position : position + 1] != (entry,):
-            raise ValueError(f"index slot {entry.id} is not among its file's entries")
+    keys = slot_keys(index.slots)
+    slot_file = np.fromiter((number[path] for path in keys.paths), np.int64, len(keys.paths))
+    _check_slots(files, keys, slot_file)
     segment = index.segment
     return [
         json_section("words", segment.words),
@@ -72,8 +72,20 @@ def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Sec
         array_section("body", segment.body),
         array_section("lengths", index.lengths),
         array_section("slot_file", slot_file),
-        array_section("slot_entry", slot_entry),
+        array_section("slot_entry", keys.position),
     ]
+
+
+def _check_slots(files: Sequence[CachedFile], keys: SlotKeys, slot_file: IntArray) -> None:
+    """Raise ValueError unless each slot's place holds it (the entry there has its id)."""
+    counts = np.asarray([len(file.entries or ()) for file in files], dtype=np.int64)
+    position = keys.position
+    inside = (position >= 0) & (position < counts[slot_file])
+    ids = [id for run in table_runs(file.entries for file in files) for id in entry_ids(run)]
+    at = np.where(inside, (np.cumsum(counts) - counts)[slot_file] + position, -1).tolist()
+    for place, slot_id in zip(at, keys.ids, strict=True):
+        if place < 0 or ids[place] != slot_id:
+            raise ValueError(f"index slot {slot_id} is not among its file's entries")
 
 
 @contextmanager

@@ -312,6 +312,9 @@ class TableView(Sequence[Entry]):
     def roles(self) -> list[str | None]:
         return self.column(self.table.roles)
 
+    def roots(self) -> list[str]:
+        return [self.table.label] * len(self.rows)
+
     def tags(self) -> list[tuple[str, ...]]:
         share = self.table._share
         return [share(tuple(tags)) if tags else () for tags in self.column(self.table.tags)]

@@ -29,7 +29,14 @@ from memtui.core.search.arrays import FloatArray, IntArray
 from memtui.core.search.index import COMPACT_MIN_DELTA, Index
 from memtui.core.search.segment import Segment
 from memtui.core.search.segment_merge import renumbered
-from memtui.core.search.slots import entry_paths, joined_rows, runs
+from memtui.core.search.slots import (
+    PickedSlots,
+    SlotEntries,
+    entry_paths,
+    joined_rows,
+    runs,
+    slot_keys,
+)
 
 
 def _walk(store: Store, scans: list[Scan | None], at: int) -> None:
@@ -144,7 +151,9 @@ def install_warm(index: Index, warm: WarmIndex) -> None:
 class IndexState:
     """What the index held at one moment (taken under the engine lock, used outside it)."""
 
-    entries: list[Entry]
+    entries: SlotEntries
+    """The index's slots, a copy that later updates leave alone (`SlotEntries.copy`): its
+    columns are read as they are, never turned into entries."""
     alive: IntArray
     lengths: FloatArray
     main: Segment
@@ -163,7 +172,7 @@ def index_state(index: Index, roots: int) -> IndexState | None:
         and not index.delta.words
     )
     return IndexState(
-        list(index.entries),
+        index.entries.copy(),
         np.flatnonzero(index.alive),
         index.lengths,
         index.main,
@@ -173,18 +182,22 @@ def index_state(index: Index, roots: int) -> IndexState | None:
 
 
 def root_index(state: IndexState, label: str) -> CachedIndex:
-    """One root's part of the index as a clean segment over its entries in slot order."""
+    """One root's part of the index as a clean segment over its entries in slot order: read
+    from the slots' columns (`slot_keys`), so no entry is made."""
     if state.clean:
-        return CachedIndex(tuple(state.entries), state.main, state.lengths)
-    live = [slot for slot in state.alive.tolist() if state.entries[slot].root == label]
-    live.sort(key=lambda slot: entry_order(state.entries[slot]))
+        return CachedIndex(state.entries, state.main, state.lengths)
+    keys = slot_keys(state.entries)
+    lines = keys.line_start.tolist()
+    live = [slot for slot in state.alive.tolist() if keys.roots[slot] == label]
+    live.sort(key=lambda slot: (keys.paths[slot], lines[slot], keys.ids[slot]))  # entry_order
+    picked = np.asarray(live, dtype=np.int64)
     mapping = np.full(len(state.entries), -1, dtype=np.int64)
-    mapping[np.asarray(live, dtype=np.int64)] = np.arange(len(live), dtype=np.int64)
+    mapping[picked] = np.arange(len(live), dtype=np.int64)
     segment = renumbered([(state.main, mapping), (state.delta, mapping)], len(live))
     return CachedIndex(
-        tuple(state.entries[slot] for slot in live),
+        PickedSlots(state.entries, picked, keys.picked(picked)),
         segment,
-        state.lengths[np.asarray(live, dtype=np.int64)],
+        state.lengths[picked],
     )
 
 

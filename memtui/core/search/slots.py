@@ -70,6 +70,10 @@ class EntryRows(Protocol):
 
     def roles(self) -> list[str | None]: ...
 
+    def roots(self) -> list[str]:
+        """Each row's `Entry.root`."""
+        ...
+
 
 def runs(values: Sequence[str]) -> list[tuple[int, int]]:
     """(start, stop) of each run of equal neighbours (a file's consecutive slots, by path),
@@ -102,6 +106,13 @@ class SlotEntries(Sequence[Entry]):
 
     def append(self, entry: Entry) -> None:
         self.extra.append(entry)
+
+    def copy(self) -> SlotEntries:
+        """The slots as they are now, to read outside the engine's lock: the base is never
+        changed, and the copy's own `extra` does not see later appends."""
+        copied = SlotEntries(self.base)
+        copied.extra = list(self.extra)
+        return copied
 
     def __len__(self) -> int:
         return len(self.base) + len(self.extra)
@@ -156,6 +167,89 @@ def entry_paths(entries: Sequence[Entry]) -> list[str]:
     if isinstance(entries, EntryRows):
         return entries.paths()
     return [entry.path for entry in entries]
+
+
+def entry_ids(entries: Sequence[Entry]) -> list[str]:
+    """Each entry's `Entry.id`, from the columns when `entries` has them."""
+    if isinstance(entries, EntryRows):
+        return entries.ids()
+    return [entry.id for entry in entries]
+
+
+@dataclass(frozen=True, slots=True)
+class SlotKeys:
+    """Per slot, what a cache writer reads of its entry: its root, its file and its place there
+    (where the cache finds it again), its line (slot order) and its id (which checks that the
+    place holds it)."""
+
+    ids: list[str]
+    paths: list[str]
+    roots: list[str]
+    line_start: IntArray
+    position: IntArray
+
+    def picked(self, slots: IntArray) -> SlotKeys:
+        """The keys of `slots`, in that order."""
+        at = slots.tolist()
+        return SlotKeys(
+            [self.ids[slot] for slot in at],
+            [self.paths[slot] for slot in at],
+            [self.roots[slot] for slot in at],
+            self.line_start[slots],
+            self.position[slots],
+        )
+
+
+def slot_keys(entries: Sequence[Entry]) -> SlotKeys:
+    """Every slot's keys: read from the columns where `entries` has them, from the entries
+    (made already) for the rest; no entry is made."""
+    if isinstance(entries, PickedSlots):
+        return entries.keys
+    rows, rest = columns_and_rest(entries)
+    ids: list[str] = []
+    paths: list[str] = []
+    roots: list[str] = []
+    line_start = position = np.zeros(0, dtype=np.int64)
+    if rows is not None:
+        ids, paths, roots, places = rows.ids(), rows.paths(), rows.roots(), rows.places()
+        line_start, position = places.line_start, places.position
+    return SlotKeys(
+        ids + [entry.id for entry in rest],
+        paths + [entry.path for entry in rest],
+        roots + [entry.root for entry in rest],
+        np.concatenate([line_start, _integers(entry.line_start for entry in rest)]),
+        np.concatenate([position, _integers(entry.position for entry in rest)]),
+    )
+
+
+def _integers(values: Iterable[int]) -> IntArray:
+    return np.fromiter(values, dtype=np.int64)
+
+
+class PickedSlots(Sequence[Entry]):
+    """Some of an index's slots in the order a cache holds them, their keys read already: a
+    cache writer reads only the keys, so no entry is made."""
+
+    __slots__ = ("entries", "keys", "slots")
+
+    def __init__(self, entries: Sequence[Entry], slots: IntArray, keys: SlotKeys) -> None:
+        self.entries = entries
+        self.slots = slots
+        self.keys = keys
+
+    def __len__(self) -> int:
+        return len(self.slots)
+
+    @overload
+    def __getitem__(self, at: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[Entry]: ...
+
+    def __getitem__(self, at: int | slice) -> Entry | list[Entry]:
+        if isinstance(at, slice):
+            return [self.entries[slot] for slot in self.slots[at].tolist()]
+        return self.entries[int(self.slots[at])]
 
 
 def joined_rows(parts: Sequence[Sequence[Entry]]) -> Sequence[Entry]:
@@ -220,3 +314,6 @@ class JoinedRows(Sequence[Entry]):
 
     def roles(self) -> list[str | None]:
         return [value for part in self._parts for value in part.roles()]
+
+    def roots(self) -> list[str]:
+        return [value for part in self._parts for value in part.roots()]
