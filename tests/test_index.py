@@ -7,6 +7,7 @@ import pytest
 from reference_rank import make_entry
 
 from memtui.core.model import MatchKind
+from memtui.core.search import expansion as expansion_module
 from memtui.core.search import index as index_module
 from memtui.core.search import segment as segment_module
 from memtui.core.search.expansion import variant_stem
@@ -176,3 +177,24 @@ def test_counts_beyond_uint16_widen_the_count_arrays(monkeypatch: pytest.MonkeyP
     assert index.main.body[start:end].tolist() == [1, 70_000]
     assert index.main.heading[start:end].tolist() == [1, 0]
     assert index.main.body.dtype == np.int32
+
+
+def test_the_expansion_cache_keeps_recent_terms_within_its_bytes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Typing keeps the newest expansions only while their arrays fit EXPANSION_CACHE_BYTES
+    (the newest always); a term expanded again is the same, and a hit makes it the newest."""
+    index = small_index()
+    sizes = {term: index.expand(term, prefix=True).nbytes for term in ("de", "ci", "st")}
+    monkeypatch.setattr(expansion_module, "EXPANSION_CACHE_BYTES", sizes["de"] + sizes["ci"])
+    index = small_index()
+    first = index.expand("de", prefix=True)
+    index.expand("ci", prefix=True)
+    assert index.expand("de", prefix=True) is first  # kept, and now the newest
+    index.expand("st", prefix=True)  # over the bytes: the oldest ("ci") goes
+    assert index.expand("de", prefix=True) is first
+    again = index.expand("ci", prefix=True)
+    assert again is not first and again.words == ["ci"]
+    monkeypatch.setattr(expansion_module, "EXPANSION_CACHE_BYTES", 0)
+    index.expand("kub", prefix=True)
+    assert index.expand("kub", prefix=True).words == ["kubernetes"]  # the newest stays

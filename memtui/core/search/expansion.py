@@ -32,6 +32,10 @@ FUZZY_CUTOFF = 0.75
 FUZZY_LIMIT = 8
 """At most this many typo matches per term: the most similar, ties by word."""
 MIN_VARIANT_STEM = 4
+EXPANSION_CACHE_BYTES = 2_000_000
+"""Recent expansions kept (the newest always): a 1-letter prefix at 50,000 entries and a few
+words."""
+EXPANSION_CACHE_SIZE = 1024
 _SUFFIXES = (
     "ations",
     "ation",
@@ -83,11 +87,20 @@ class Expansion:
         first = int(np.searchsorted(self.word_ptr, begin, side="right")) - 1
         last = int(np.searchsorted(self.word_ptr, stop, side="left"))
         bounds = np.clip(self.word_ptr[first : last + 1], begin, stop)
-        credits = np.repeat(self.word_credits[first:last], np.diff(bounds))
-        weighted = HEADING_WEIGHT * self.heading[begin:stop] + self.body[begin:stop].astype(
-            np.float64
-        )
-        return credits * weighted
+        # In place, one array beside the credits: the same products and sums in the same order
+        # as `credits * (HEADING_WEIGHT * heading + body)`, without three more temporaries (a
+        # 1-letter prefix at 50,000 entries has ~370,000 postings, 3 MB an array).
+        weighted = self.heading[begin:stop].astype(np.float64)
+        weighted *= HEADING_WEIGHT
+        weighted += self.body[begin:stop]
+        weighted *= np.repeat(self.word_credits[first:last], np.diff(bounds))
+        return weighted
+
+    @property
+    def nbytes(self) -> int:
+        """What its arrays hold (a 1-letter prefix at 50,000 entries: ~1.5 MB)."""
+        arrays = (self.word_credits, self.word_ptr, self.docs, self.heading, self.body)
+        return sum(array.nbytes for array in arrays)
 
     def kind(self, word: str) -> MatchKind:
         """How `word` matched the term: the word itself, a completion of it, a variant sharing
@@ -99,6 +112,32 @@ class Expansion:
         if word.startswith(self.term):
             return MatchKind.PREFIX
         return MatchKind.VARIANT
+
+
+class ExpansionCache:
+    """The expansions of recent terms, so a keystroke expands only the word being typed. The
+    newest is always kept; the oldest go once the arrays pass EXPANSION_CACHE_BYTES: typing
+    kept every term's postings before (up to 1,024 of them), ~8 MB of the app's memory after
+    twenty queries at 50,000 entries, and expanding a term again takes ~1 ms."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[str, bool], Expansion] = {}
+        self._bytes = 0
+
+    def get(self, key: tuple[str, bool]) -> Expansion | None:
+        found = self._kept.pop(key, None)
+        if found is not None:
+            self._kept[key] = found  # the newest last
+        return found
+
+    def put(self, key: tuple[str, bool], expansion: Expansion) -> None:
+        old = self._kept.pop(key, None)
+        self._bytes += expansion.nbytes - (0 if old is None else old.nbytes)
+        self._kept[key] = expansion
+        while len(self._kept) > 1 and (
+            self._bytes > EXPANSION_CACHE_BYTES or len(self._kept) > EXPANSION_CACHE_SIZE
+        ):
+            self._bytes -= self._kept.pop(next(iter(self._kept))).nbytes
 
 
 def variant_stem(term: str) -> str | None:

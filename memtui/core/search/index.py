@@ -27,6 +27,7 @@ from memtui.core.search.expansion import (
     FUZZY_LIMIT,
     FUZZY_MIN_CHARS,
     Expansion,
+    ExpansionCache,
     Piece,
     assemble,
     fuzzy_buckets,
@@ -47,7 +48,6 @@ or removed entry must not stay in memory until a thousand others die."""
 COMPACT_MIN_DELTA = 2000
 """The delta segment is merged into main once it holds this many entries and a quarter of all
 (it is rebuilt on every change, so it must stay small)."""
-_CACHE_LIMIT = 1024
 FREQUENCY_CACHE_MIN_POSTINGS = 20_000
 """Terms with at least this many main-segment postings keep their summed tf (see Index)."""
 FREQUENCY_CACHE_SIZE = 12
@@ -90,7 +90,7 @@ class Index:
         survives per-file updates, which only touch the delta. Warmed by `prepare_prefixes`."""
         self._prewarmed: Segment | None = None
         """The main segment `prepare_prefixes` last warmed (it runs once per segment)."""
-        self._cache: dict[tuple[str, bool], Expansion] = {}
+        self._cache = ExpansionCache()
         self.version = 0
         self.generation = 0
         """Bumped when slots are renumbered (rebuild/compaction): per-slot arrays must be redone."""
@@ -262,7 +262,7 @@ class Index:
         self._vocabulary_size = len(main.words) + sum(
             1 for word in self.delta.words if main.word_id(word) is None
         )
-        self._cache = {}
+        self._cache = ExpansionCache()
         self.version += 1
 
     # --- reading ----------------------------------------------------------------------------
@@ -295,10 +295,8 @@ class Index:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        if len(self._cache) >= _CACHE_LIMIT:
-            self._cache.clear()
         expansion = self._expand(term, prefix=prefix and not is_cjk(term))
-        self._cache[key] = expansion
+        self._cache.put(key, expansion)
         return expansion
 
     def _expand(self, term: str, *, prefix: bool) -> Expansion:
