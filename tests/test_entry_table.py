@@ -14,7 +14,13 @@ import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
 from memtui.bench.corpus import write_corpus
-from memtui.core.cache.entry_table import EntryTable, TableView
+from memtui.core.cache.entry_table import (
+    SPARSE_SHARE,
+    EntryTable,
+    SparseColumn,
+    TableView,
+    compact_column,
+)
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
@@ -214,3 +220,19 @@ def test_saving_a_warm_start_makes_no_entry_of_an_unchanged_file(
         assert engine.save_cache() > 0 and not engine.warnings
         assert made == [], "saving made entries of the cached rows"
         assert_same_engine(reopened(*folders), fresh_engine(*folders), queries=("failover", ""))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[None] * 40, [None] * 39 + ["last"], ["first"] + [None] * 30 + [["a", "b"]], [], ["x", None]],
+)
+def test_a_sparse_column_reads_as_its_list(values: list[object]) -> None:
+    column = compact_column(values)
+    nearly_empty = (len(values) - values.count(None)) * SPARSE_SHARE < len(values)
+    assert isinstance(column, SparseColumn) == nearly_empty
+    assert len(column) == len(values) and list(column) == values
+    assert column[2:7] == values[2:7] and column[::3] == values[::3]
+    for row in range(-len(values), len(values)):
+        assert column[row] == values[row]
+    with pytest.raises(IndexError):
+        column[len(values)]
