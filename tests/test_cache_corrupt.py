@@ -79,6 +79,27 @@ def entry_column(name: str, value: object) -> Callable[[Path], None]:
     return damage
 
 
+def heading_array(name: str, change: Callable[[np.ndarray], None]) -> Callable[[Path], None]:
+    """One of the heading id arrays changed in place (and written with valid checksums)."""
+
+    def damage(path: Path) -> None:
+        _, sections = sections_of(path)
+        values = np.load(io.BytesIO(sections[name]))
+        change(values)
+        rewritten(section=name, data=npy(values))(path)
+
+    return damage
+
+
+def untitled_and_headless(path: Path) -> None:
+    """The first entry's title stands for its last heading, and it has none."""
+    _, sections = sections_of(path)
+    columns = json.loads(sections["entries"])
+    columns["title"][0] = None
+    rewritten(section="entries", data=json.dumps(columns).encode())(path)
+    heading_array("heading_ends", lambda ends: ends.__setitem__(0, 0))(path)
+
+
 def truncated(keep: float) -> Callable[[Path], None]:
     def damage(path: Path) -> None:
         data = path.read_bytes()
@@ -125,8 +146,20 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": entry_column("id", 5),
-    "no title and no heading to stand for it": entry_column("heading_path", []),
-    "a heading path that is text": entry_column("heading_path", "Deploy"),
+    "no title and no heading to stand for it": untitled_and_headless,
+    "a heading id past the headings": heading_array(
+        "heading_ids", lambda ids: ids.__setitem__(0, 10**6)
+    ),
+    "a negative heading id": heading_array("heading_ids", lambda ids: ids.__setitem__(0, -1)),
+    "heading ends that go back": heading_array(
+        "heading_ends", lambda ends: ends.__setitem__(0, ends[-1] + 1)
+    ),
+    "heading ends past the ids": heading_array(
+        "heading_ends", lambda ends: ends.__setitem__(-1, ends[-1] + 1)
+    ),
+    "a heading that is a number": rewritten(section="headings", data=b"[5]"),
+    "headings that are not a list": rewritten(section="headings", data=b'{"a": 1}'),
+    "heading ids that are floats": rewritten(section="heading_ids", data=npy(np.zeros(3))),
     "tags that are text": entry_column("tags", "deploy"),
     "a tag that is a number": entry_column("tags", ["deploy", 7]),
     "a metadata pair of three": entry_column("metadata", [["a", "b", "c"]]),

@@ -20,13 +20,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.cache.container import CacheCorrupt, Container, Section, array_section
+from memtui.core.cache.container import (
+    CacheCorrupt,
+    Container,
+    Section,
+    array_section,
+    json_section,
+)
 from memtui.core.cache.entry_table import (
     BODY_PIECE,
     ORIGINS,
     SOURCES,
     CachedBodies,
     EntryTable,
+    HeadingPaths,
     TableView,
 )
 from memtui.core.model import Entry
@@ -64,15 +71,15 @@ STRING_COLUMNS: dict[str, Callable[[Entry], Any]] = {
     "title": lambda entry: (
         None if entry.heading_path and entry.title == entry.heading_path[-1] else entry.title
     ),
-    "heading_path": attrgetter("heading_path"),
     "role": attrgetter("role"),
     "tags": lambda entry: entry.tags or None,
     "metadata": lambda entry: entry.metadata or None,
     "warnings": lambda entry: entry.warnings or None,
 }
-"""JSON columns; `title` is null when it is the last heading (written once), and so are empty
-tags, metadata and warnings: most entries have none, and decoding 150,000 empty lists at 50k
-entries left their memory scattered among the entries' strings."""
+"""JSON columns (heading paths are sections of their own: `HeadingPaths`); `title` is null
+when it is the last heading (written once), and so are empty tags, metadata and warnings: most
+entries have none, and decoding 150,000 empty lists at 50k entries left their memory scattered
+among the entries' strings."""
 
 
 # --- encoding ------------------------------------------------------------------------------
@@ -87,6 +94,11 @@ def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]
     checksums: list[int] = []
     lengths = np.zeros(count, dtype=np.int64)  # each body's bytes, filled as it is written
     yield Section("entries", _column_pieces(runs))
+    headings = HeadingPaths.of(_heading_paths(runs))
+    yield json_section("headings", headings.strings)
+    yield array_section("heading_ids", headings.ids)
+    yield array_section("heading_ends", headings.ends)
+    del headings
     yield Section("bodies", _body_pieces(runs, checksums, lengths))
     yield array_section("body_checksums", np.asarray(checksums, dtype=np.int64))  # once written
     yield array_section("body_ends", np.cumsum(lengths))  # once written too
@@ -160,6 +172,15 @@ def _body_pieces(
         yield piece
 
 
+def _heading_paths(runs: Sequence[TableView | list[Entry]]) -> Iterator[tuple[str, ...]]:
+    for run in runs:
+        if isinstance(run, TableView):
+            path = run.table.headings.path
+            yield from map(path, run.rows if isinstance(run.rows, range) else run.rows.tolist())
+        else:
+            yield from (entry.heading_path for entry in run)
+
+
 def _bodies(runs: Sequence[TableView | list[Entry]]) -> Iterator[str]:
     """Every body in order: a table's rows walked in order read each piece of its bodies
     once (it keeps the last piece read); one that no longer reads back is refused."""
@@ -208,11 +229,16 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
     strings = container.json("entries")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64)
     numbers = [container.array(name, lambda dtype: dtype == np.int64) for name in NUMBER_COLUMNS]
+    headings = HeadingPaths(
+        container.json("headings"),
+        container.array("heading_ids", lambda dtype: dtype == np.int64),
+        container.array("heading_ends", lambda dtype: dtype == np.int64),
+    )
     if not isinstance(strings, dict) or strings.keys() != set(STRING_COLUMNS):
         raise CacheCorrupt("entry columns missing")
     columns = [strings[name] for name in STRING_COLUMNS]
     if not all(isinstance(column, list) for column in columns) or any(
-        len(column) != len(paths) for column in (*columns, ends, *numbers)
+        len(column) != len(paths) for column in (*columns, ends, *numbers, headings.ends)
     ):
         raise CacheCorrupt("entry columns differ in length")
     if (int(ends[-1]) if len(ends) else 0) != container.size("bodies") or bool(
@@ -226,23 +252,26 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
         raise CacheCorrupt("body checksums do not match the bodies")
     number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
     try:
-        _check(columns, number)
+        _check(columns, headings, number)
         bodies = CachedBodies(
             container.path, container.kept_section("bodies"), ends, checksums.tolist()
         )
-        table = EntryTable(paths, columns, bodies, number, label)
+        table = EntryTable(paths, columns, headings, bodies, number, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
     return TableView(table, range(len(paths)))
 
 
-def _check(columns: list[list[Any]], number: dict[str, npt.NDArray[Any]]) -> None:
+def _check(
+    columns: list[list[Any]], headings: HeadingPaths, number: dict[str, npt.NDArray[Any]]
+) -> None:
     """Raise ValueError or TypeError unless every entry can be made from the columns: every
-    string a string (checked by `str.join`), enum codes and times in range, headings lists, a
-    heading wherever the title is the last heading, tags, metadata pairs and warnings lists
-    of strings. Each check runs in C over a whole column (`map`, `compress`, `set`): at
-    50,000 entries a loop in Python was a tenth of a warm start."""
-    ids, titles, headings, roles, tags, metadata, warnings = columns
+    string a string (checked by `str.join`), enum codes and times in range, heading ids in
+    range and their ends in order, a heading wherever the title is the last heading, tags,
+    metadata pairs and warnings lists of strings. Each check runs in C over a whole column
+    (`map`, `compress`, `set`): at 50,000 entries a loop in Python was a tenth of a warm
+    start."""
+    ids, titles, roles, tags, metadata, warnings = columns
     sources, origins, times = number["source"], number["origin"], number["time"]
     if len(sources) and (
         sources.min() < 0
@@ -252,10 +281,7 @@ def _check(columns: list[list[Any]], number: dict[str, npt.NDArray[Any]]) -> Non
         or times.max() >= _MICROSECONDS_PER_DAY
     ):
         raise ValueError("an enum code or a time of day out of range")
-    if not set(map(type, headings)) <= {list}:
-        raise TypeError("heading paths are not lists")
-    if not all(compress(headings, _none(titles))):
-        raise ValueError("an entry has neither a title nor a heading")
+    _check_headings(headings, titles)
     if not set(map(type, chain(tags, metadata, warnings))) <= {list, type(None)}:
         raise TypeError("tags, metadata or warnings are not lists")
     pairs = list(chain.from_iterable(filter(None, metadata)))
@@ -266,12 +292,27 @@ def _check(columns: list[list[Any]], number: dict[str, npt.NDArray[Any]]) -> Non
             ids,
             compress(titles, _given(titles)),
             compress(roles, _given(roles)),
-            chain.from_iterable(headings),
+            headings.strings,
             chain.from_iterable(filter(None, tags)),
             chain.from_iterable(filter(None, warnings)),
             chain.from_iterable(pairs),
         )
     )
+
+
+def _check_headings(headings: HeadingPaths, titles: list[Any]) -> None:
+    strings, ids, ends = headings.strings, headings.ids, headings.ends
+    if not isinstance(strings, list):
+        raise TypeError("the headings are not a list")
+    if (
+        (int(ends[-1]) if len(ends) else 0) != len(ids)
+        or (len(ends) and (ends[0] < 0 or bool(np.any(np.diff(ends) < 0))))
+        or (len(ids) and (ids.min() < 0 or ids.max() >= len(strings)))
+    ):
+        raise ValueError("heading ids damaged")
+    untitled = np.fromiter(_none(titles), bool, len(titles))
+    if bool(np.any(untitled & (np.diff(ends, prepend=0) == 0))):
+        raise ValueError("an entry has neither a title nor a heading")
 
 
 def _none(values: list[Any]) -> Iterator[bool]:

@@ -125,6 +125,10 @@ class SparseColumn(Sequence[Any]):
     def __len__(self) -> int:
         return self._length
 
+    def given(self) -> Iterable[tuple[int, Any]]:
+        """(row, value) of the rows that are not None."""
+        return self._values.items()
+
     @overload
     def __getitem__(self, at: int) -> Any: ...
 
@@ -140,11 +144,57 @@ class SparseColumn(Sequence[Any]):
         return self._values.get(row)
 
 
+def given_rows(column: Sequence[Any]) -> Iterable[tuple[int, Any]]:
+    """(row, value) of a column's rows that are not None."""
+    if isinstance(column, SparseColumn):
+        return column.given()
+    return compress(enumerate(column), map(is_not, column, repeat(None)))
+
+
 def compact_column(values: list[Any]) -> Sequence[Any]:
     """`values`, or a `SparseColumn` of them when nearly all are None."""
     if (len(values) - values.count(None)) * SPARSE_SHARE < len(values):
         return SparseColumn(values)
     return values
+
+
+class HeadingPaths:
+    """Every row's heading path as ids into one list of distinct headings: a file's H1 heads
+    each of its sections, and one string per occurrence was ~3.5 MB of a 50k warm start, with
+    a list per row beside it."""
+
+    __slots__ = ("ends", "ids", "strings")
+
+    def __init__(self, strings: list[str], ids: IntArray, ends: IntArray) -> None:
+        self.strings = strings
+        self.ids = ids
+        """The heading ids of every row, one row after the other."""
+        self.ends = ends
+        """Where each row's ids end in `ids`."""
+
+    @classmethod
+    def of(cls, paths: Iterable[tuple[str, ...]]) -> HeadingPaths:
+        """The paths, each distinct heading numbered where first seen."""
+        number: dict[str, int] = {}
+        ids: list[int] = []
+        ends: list[int] = []
+        for path in paths:
+            ids.extend([number.setdefault(heading, len(number)) for heading in path])
+            ends.append(len(ids))
+        return cls(list(number), np.asarray(ids, dtype=np.int64), np.asarray(ends, dtype=np.int64))
+
+    def path(self, row: int) -> tuple[str, ...]:
+        start = int(self.ends[row - 1]) if row else 0
+        return tuple(map(self.strings.__getitem__, self.ids[start : int(self.ends[row])].tolist()))
+
+    def last_lengths(self) -> IntArray:
+        """Each row's last heading's length in characters (0 for a row without headings)."""
+        counts = np.diff(self.ends, prepend=0)
+        lengths = np.zeros(len(self.ends), dtype=np.int64)
+        headed = counts > 0
+        lengths_of = np.fromiter(map(len, self.strings), np.int64, len(self.strings))
+        lengths[headed] = lengths_of[self.ids[self.ends[headed] - 1]]
+        return lengths
 
 
 class EntryTable:
@@ -154,15 +204,17 @@ class EntryTable:
         self,
         paths: Sequence[str],
         strings: list[list[Any]],
+        headings: HeadingPaths,
         bodies: CachedBodies,
         numbers: dict[str, IntArray],
         label: str,
     ) -> None:
         self.paths = paths
-        self.ids, self.headings = strings[0], strings[2]
+        self.ids = strings[0]
         self.titles, self.roles, self.tags, self.metadata, self.warnings = map(
-            compact_column, (strings[1], *strings[3:])
+            compact_column, strings[1:]
         )
+        self.headings = headings
         self.bodies = bodies
         self.numbers = numbers
         self.label = label
@@ -188,7 +240,6 @@ class EntryTable:
         return [
             self.ids,
             self.titles,
-            self.headings,
             self.roles,
             self.tags,
             self.metadata,
@@ -198,7 +249,7 @@ class EntryTable:
     def entry(self, row: int) -> Entry:
         """Row `row`, made now (the caller keeps it as long as it needs it)."""
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
-        heading = self._share(tuple(self.headings[row]))
+        heading = self._share(self.headings.path(row))
         title = self.titles[row]
         tags, metadata, warnings = self.tags[row], self.metadata[row], self.warnings[row]
         body = self.bodies.body(row)
@@ -244,11 +295,10 @@ class EntryTable:
     def chars(self) -> IntArray:
         """Each row's `Entry.text_chars`."""
         if self._chars is None:
-            title_chars = [
-                len(heading[-1]) if title is None else len(title)
-                for title, heading in zip(self.titles, self.headings, strict=True)
-            ]
-            self._chars = self.numbers["body_chars"] + np.asarray(title_chars, dtype=np.int64)
+            title_chars = self.headings.last_lengths()  # a title is the last heading but where
+            for row, title in given_rows(self.titles):  # the entry has one of its own
+                title_chars[row] = len(title)
+            self._chars = self.numbers["body_chars"] + title_chars
         return self._chars
 
     def qualified(self) -> list[str]:

@@ -22,7 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from memtui.core.cache.entry_columns import NUMBER_COLUMNS, STRING_COLUMNS
-from memtui.core.cache.entry_table import BODY_PIECE, CachedBodies, EntryTable, TableView
+from memtui.core.cache.entry_table import (
+    BODY_PIECE,
+    CachedBodies,
+    EntryTable,
+    HeadingPaths,
+    TableView,
+)
 from memtui.core.model import Entry
 
 SPOOL_ROWS = 4096
@@ -79,6 +85,7 @@ class EntrySpool:
         table = EntryTable(
             [entry.path for entry in rows],
             [[value(entry) for entry in rows] for value in STRING_COLUMNS.values()],
+            HeadingPaths.of(entry.heading_path for entry in rows),
             bodies,
             {
                 name: np.fromiter(map(value, rows), np.int64, len(rows))
