@@ -113,7 +113,7 @@ class LiveResultsScreen(Screen[None]):
                 history=None if options.deterministic else default_history_path(),
                 roots=[root.path for root in options.open_roots],
             )
-            yield StatusLine(id="query-status")
+            yield StatusLine(id="query-status", hold=not options.deterministic)
         yield Static(id="banner", markup=False)
         with Panes(id="body"):
             with Vertical(id="left"):

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from textual.content import Content
 from textual.geometry import Size
+from textual.timer import Timer
 from textual.widget import Widget
 
 
@@ -29,6 +30,8 @@ def fixed(content: Content) -> LineFor:
 
 AUTO_SHARE = 2
 """A status line of `width: auto` takes at most 1/AUTO_SHARE of its container."""
+HOLD_S = 0.8
+"""How long a held line keeps its width after a narrower line came (`StatusLine(hold=True)`)."""
 
 
 class StatusLine(Widget):
@@ -36,18 +39,38 @@ class StatusLine(Widget):
 
     DEFAULT_CSS = "StatusLine { height: 1; }"
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, hold: bool = False) -> None:
         super().__init__(id=id)
         self._line: LineFor = fixed(Content(""))
         self._auto_width = 0
         """The width asked for by the last layout (`width: auto`): a new line of another
-        width needs a layout pass; one of the same width (the usual keystroke) does not."""
+        width needs a layout pass; one of the same width does not."""
+        self._hold = hold
+        """Keep the width while lines come quickly (a query's status as it is typed): a
+        layout pass redraws the whole screen, ~3× a keystroke's paint, and the query box
+        beside the line would change width under the typing."""
+        self._holding = False
+        self._settle: Timer | None = None
 
     def show(self, line: Content | LineFor) -> None:
         """Show `line`: fixed text, or a function that lays the line out for a width."""
         self._line = fixed(line) if isinstance(line, Content) else line
-        auto = self.styles.width is not None and self.styles.width.is_auto
-        self.refresh(layout=auto and self._natural_width() != self._auto_width)
+        if self.styles.width is None or not self.styles.width.is_auto:
+            self.refresh()
+            return
+        natural = self._natural_width()
+        if self._hold and natural < self._auto_width:
+            self._holding = True  # narrower: keep the room until the typing pauses
+            if self._settle is not None:
+                self._settle.stop()
+            self._settle = self.set_timer(HOLD_S, self._release)
+            self.refresh()
+            return
+        self.refresh(layout=natural != self._auto_width)
+
+    def _release(self) -> None:
+        self._holding = False
+        self.refresh(layout=True)
 
     def _room(self, container_width: int) -> int:
         return max(1, container_width // AUTO_SHARE - self.styles.gutter.width)
@@ -58,7 +81,10 @@ class StatusLine(Widget):
         return self._line(cells=self._room(width)).cell_length
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
-        self._auto_width = self._line(cells=self._room(container.width)).cell_length
+        room = self._room(container.width)
+        natural = self._line(cells=room).cell_length
+        held = min(self._auto_width, room) if self._holding else 0
+        self._auto_width = max(natural, held)
         return self._auto_width
 
     def render(self) -> Content:
