@@ -50,6 +50,9 @@ LAZY_IMPORTS = {
     ("memtui.core.live.engine", "memtui.core.search.terms"): (
         "only the health checks read which words each entry holds"
     ),
+    ("memtui.core.health.check", "memtui.core.health.duplicates"): (
+        "rapidfuzz (~3 MB) loads with the health report, not with the app"
+    ),
     ("memtui.core.cache.folder", "memtui.core.cache.codec"): (
         "`memtui cache` lists and clears cache files without loading numpy or the index"
     ),

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from memtui.core.health.dated import find_stale, find_superseded
-from memtui.core.health.duplicates import find_duplicates
 from memtui.core.health.load_line import (
     EntryLines,
     applies,
@@ -61,6 +60,8 @@ def check_terms(
     started = time.perf_counter()
     load_line, cuts = find_beyond_load_line(terms.entries, texts, settings.load_lines)
     secrets, totals = find_secrets(terms.entries)
+    from memtui.core.health.duplicates import find_duplicates  # rapidfuzz: ~3 MB, health only
+
     duplicates = _then_give_back(find_duplicates(terms, settings))
     superseded = _then_give_back(find_superseded(terms, settings))
     stale = _then_give_back(find_stale(terms, settings, today))

@@ -18,9 +18,6 @@ import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import tomlkit
-from tomlkit.exceptions import TOMLKitError
-
 from memtui.core.reading.small_file import read_small_file
 from memtui.core.settings.config import MAX_CONFIG_BYTES, Config, default_config_path
 
@@ -57,6 +54,9 @@ def save_settings(
         existing = ""
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigWriteError(f"{target}: cannot read the config to update it: {exc}") from exc
+    import tomlkit  # here: only saving a setting writes TOML (~0.7 MB the app never needs else)
+    from tomlkit.exceptions import TOMLKitError
+
     try:
         document = tomlkit.parse(existing)
     except (TOMLKitError, RecursionError) as exc:
