@@ -31,9 +31,8 @@ from memtui.core.cache.entry_columns import (
     decode_entries,
     entry_sections,
     refuse_damaged,
-    table_runs,
 )
-from memtui.core.cache.entry_table import EntryTable, TableView
+from memtui.core.cache.entry_table import EntryTable, TableView, table_runs
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.model import Entry, qualified_path
 from memtui.core.search.arrays import IntArray

@@ -35,6 +35,7 @@ from memtui.core.cache.entry_table import (
     EntryTable,
     HeadingPaths,
     TableView,
+    table_runs,
 )
 from memtui.core.model import Entry
 
@@ -104,33 +105,6 @@ def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]
     yield array_section("body_ends", np.cumsum(lengths))  # once written too
     for name, value in NUMBER_COLUMNS.items():
         yield array_section(name, _number_column(runs, count, name, value))
-
-
-def table_runs(parts: Iterable[Sequence[Entry] | None]) -> list[TableView | list[Entry]]:
-    """The parts' entries in as few runs as they go in: a table's views over contiguous rows
-    (its files, ~8,600 in a root) become one view, and neighbouring plain parts one list."""
-    runs: list[TableView | list[Entry]] = []
-    for part in parts:
-        if not part:
-            continue
-        last = runs[-1] if runs else None
-        if not isinstance(part, TableView):
-            if isinstance(last, list):
-                last.extend(part)
-            else:
-                runs.append(list(part))
-        elif (
-            isinstance(last, TableView)
-            and last.table is part.table
-            and isinstance(last.rows, range)
-            and isinstance(part.rows, range)
-            and last.rows.step == part.rows.step == 1
-            and last.rows.stop == part.rows.start
-        ):
-            runs[-1] = TableView(part.table, range(last.rows.start, part.rows.stop))
-        else:
-            runs.append(part)
-    return runs
 
 
 def refuse_damaged(parts: Iterable[Sequence[Entry] | None]) -> None:

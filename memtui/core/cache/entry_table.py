@@ -415,26 +415,31 @@ class TableView(Sequence[Entry]):
         return [share(tuple(tags)) if tags else () for tags in self.column(self.table.tags)]
 
 
-def merged_views(parts: Iterable[Sequence[Entry]]) -> list[Sequence[Entry]]:
-    """`parts` without the empty ones, neighbouring views of one table's consecutive rows
-    joined into one: a root's ~8,600 files become a view per table."""
-    merged: list[Sequence[Entry]] = []
+def table_runs(parts: Iterable[Sequence[Entry] | None]) -> list[TableView | list[Entry]]:
+    """The parts' entries in as few runs as they go in: a table's views over contiguous rows
+    (its files, ~8,600 in a root) become one view, and neighbouring plain parts one list."""
+    runs: list[TableView | list[Entry]] = []
     for part in parts:
         if not part:
             continue
-        last = merged[-1] if merged else None
-        if (
-            isinstance(part, TableView)
-            and isinstance(last, TableView)
+        last = runs[-1] if runs else None
+        if not isinstance(part, TableView):
+            if isinstance(last, list):
+                last.extend(part)
+            else:
+                runs.append(list(part))
+        elif (
+            isinstance(last, TableView)
             and last.table is part.table
             and isinstance(last.rows, range)
             and isinstance(part.rows, range)
+            and last.rows.step == part.rows.step == 1
             and last.rows.stop == part.rows.start
         ):
-            merged[-1] = TableView(part.table, range(last.rows.start, part.rows.stop))
+            runs[-1] = TableView(part.table, range(last.rows.start, part.rows.stop))
         else:
-            merged.append(part)
-    return merged
+            runs.append(part)
+    return runs
 
 
 def _same_rows(mine: Rows, theirs: Rows) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memtui.core.cache.entry_table import TableView, merged_views
+from memtui.core.cache.entry_table import TableView, table_runs
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
 from memtui.core.live.store import Store
@@ -61,7 +61,7 @@ def slot_order(stores: Sequence[Store]) -> Sequence[Entry]:
             entries if isinstance(entries, TableView) else sorted(entries, key=entry_order)
             for entries in (files[path] for path in sorted(files))
         )
-    return joined_rows(merged_views(parts))
+    return joined_rows(table_runs(parts))
 
 
 def read_seeds(
