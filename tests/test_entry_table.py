@@ -14,13 +14,8 @@ import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
 from memtui.bench.corpus import write_corpus
-from memtui.core.cache.entry_table import (
-    SPARSE_SHARE,
-    EntryTable,
-    SparseColumn,
-    TableView,
-    compact_column,
-)
+from memtui.core.cache.compact_columns import SPARSE_SHARE, SparseColumn, compact_column
+from memtui.core.cache.entry_table import EntryTable, TableView
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memtui.core.cache.compact_columns import HeadingPaths
 from memtui.core.cache.container import (
     CacheCorrupt,
     Container,
@@ -33,7 +34,6 @@ from memtui.core.cache.entry_table import (
     SOURCES,
     CachedBodies,
     EntryTable,
-    HeadingPaths,
     TableView,
     table_runs,
 )

@@ -15,13 +15,12 @@ import os
 import weakref
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress, repeat
-from operator import is_not
 from pathlib import Path
 from typing import Any, cast, overload
 
 import numpy as np
 
+from memtui.core.cache.compact_columns import HeadingPaths, compact_column, given_rows
 from memtui.core.model import DateOrigin, Entry, Source, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.slots import SOURCE_CODES, PlaceColumns
@@ -104,97 +103,6 @@ class CachedBodies:
             ]
         except UnicodeDecodeError:
             return None
-
-
-SPARSE_SHARE = 8
-"""A column with values in fewer than one row in this many is kept as those values alone."""
-
-
-class SparseColumn(Sequence[Any]):
-    """A column that is nearly all None (titles that are not the last heading, roles, tags,
-    metadata, warnings in most memory), kept as its values by row: a list of 50,000 Nones is
-    0.4 MB, and a table has five such columns."""
-
-    __slots__ = ("_length", "_values")
-
-    def __init__(self, values: list[Any]) -> None:
-        self._length = len(values)
-        rows = compress(range(len(values)), map(is_not, values, repeat(None)))
-        self._values = {row: values[row] for row in rows}
-
-    def __len__(self) -> int:
-        return self._length
-
-    def given(self) -> Iterable[tuple[int, Any]]:
-        """(row, value) of the rows that are not None."""
-        return self._values.items()
-
-    @overload
-    def __getitem__(self, at: int) -> Any: ...
-
-    @overload
-    def __getitem__(self, at: slice) -> list[Any]: ...
-
-    def __getitem__(self, at: int | slice) -> Any:
-        if isinstance(at, slice):
-            return [self._values.get(row) for row in range(*at.indices(self._length))]
-        row = at + self._length if at < 0 else at
-        if not 0 <= row < self._length:
-            raise IndexError(at)
-        return self._values.get(row)
-
-
-def given_rows(column: Sequence[Any]) -> Iterable[tuple[int, Any]]:
-    """(row, value) of a column's rows that are not None."""
-    if isinstance(column, SparseColumn):
-        return column.given()
-    return compress(enumerate(column), map(is_not, column, repeat(None)))
-
-
-def compact_column(values: list[Any]) -> Sequence[Any]:
-    """`values`, or a `SparseColumn` of them when nearly all are None."""
-    if (len(values) - values.count(None)) * SPARSE_SHARE < len(values):
-        return SparseColumn(values)
-    return values
-
-
-class HeadingPaths:
-    """Every row's heading path as ids into one list of distinct headings: a file's H1 heads
-    each of its sections, and one string per occurrence was ~3.5 MB of a 50k warm start, with
-    a list per row beside it."""
-
-    __slots__ = ("ends", "ids", "strings")
-
-    def __init__(self, strings: list[str], ids: IntArray, ends: IntArray) -> None:
-        self.strings = strings
-        self.ids = ids
-        """The heading ids of every row, one row after the other."""
-        self.ends = ends
-        """Where each row's ids end in `ids`."""
-
-    @classmethod
-    def of(cls, paths: Iterable[tuple[str, ...]]) -> HeadingPaths:
-        """The paths, each distinct heading numbered where first seen."""
-        number: dict[str, int] = {}
-        ids: list[int] = []
-        ends: list[int] = []
-        for path in paths:
-            ids.extend([number.setdefault(heading, len(number)) for heading in path])
-            ends.append(len(ids))
-        return cls(list(number), np.asarray(ids, dtype=np.int64), np.asarray(ends, dtype=np.int64))
-
-    def path(self, row: int) -> tuple[str, ...]:
-        start = int(self.ends[row - 1]) if row else 0
-        return tuple(map(self.strings.__getitem__, self.ids[start : int(self.ends[row])].tolist()))
-
-    def last_lengths(self) -> IntArray:
-        """Each row's last heading's length in characters (0 for a row without headings)."""
-        counts = np.diff(self.ends, prepend=0)
-        lengths = np.zeros(len(self.ends), dtype=np.int64)
-        headed = counts > 0
-        lengths_of = np.fromiter(map(len, self.strings), np.int64, len(self.strings))
-        lengths[headed] = lengths_of[self.ids[self.ends[headed] - 1]]
-        return lengths
 
 
 class EntryTable:

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from memtui.core.cache.compact_columns import HeadingPaths
 from memtui.core.cache.entry_columns import NUMBER_COLUMNS, STRING_COLUMNS
 from memtui.core.cache.entry_table import (
     BODY_PIECE,
     CachedBodies,
     EntryTable,
-    HeadingPaths,
     TableView,
 )
 from memtui.core.model import Entry
