@@ -20,8 +20,9 @@ from ui_helpers import (
     write,
 )
 
+from memtui.core.live.engine import Engine
 from memtui.core.settings.history import default_history_path, write_history
-from memtui.ui import render
+from memtui.ui import idle, render
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.query import QueryInput
@@ -195,3 +196,26 @@ async def test_no_status_line_ends_in_a_separator_and_the_window_hint_shows(widt
         shown = static_text(app, "#query-status") + static_text(app, "#app-status")
         if width >= 80:
             assert "+11 older" in shown  # the window hint, in one line or the other
+
+
+async def test_the_typing_helpers_wait_for_a_pause_in_typing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Typo buckets and prefix sums are prepared once typing pauses, not beside the first
+    word: keys that keep coming keep them waiting, and a pause lets them run."""
+    prepared: list[Engine] = []
+
+    def prepare(engine: Engine) -> None:
+        prepared.append(engine)
+
+    monkeypatch.setattr(Engine, "prepare_expansions", prepare)
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: screen.engine is not None and screen.engine.index_ready)
+        for key in "stripe":
+            await pilot.press(key)
+            assert prepared == []  # each key restarts the wait
+        await pilot.pause(idle.IDLE_S + 0.2)
+        await wait_until(pilot, lambda: prepared != [])
+        assert prepared == [screen.engine]

@@ -95,6 +95,9 @@ class FakeEngine:
         self.session_boosts: dict[str, float] = {}
         self.searches: list[str] = []
 
+    def prepare_expansions(self) -> None:
+        """Nothing to prepare: the fake has no index."""
+
     def load(self) -> None:
         return None
 

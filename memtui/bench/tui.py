@@ -115,7 +115,12 @@ async def running(setup: BenchSetup, cache: CacheFolder) -> AsyncIterator[Launch
 
     def engine(options: AppOptions) -> Engine:
         return Engine(
-            options.open_roots, options.config, today=options.today, days=options.days, cache=cache
+            options.open_roots,
+            options.config,
+            today=options.today,
+            days=options.days,
+            cache=cache,
+            prepare=False,  # as the app's (`ui.search_work.open_engine`)
         )
 
     options = AppOptions(

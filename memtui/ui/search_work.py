@@ -36,7 +36,12 @@ def open_engine(options: AppOptions) -> Engine:
         return options.engine_factory(options)
     cache = CacheFolder() if options.config.cache else None
     return Engine(
-        options.open_roots, options.config, today=options.today, days=options.days, cache=cache
+        options.open_roots,
+        options.config,
+        today=options.today,
+        days=options.days,
+        cache=cache,
+        prepare=False,  # the screen prepares once typing pauses (`Engine.prepare_expansions`)
     )
 
 

@@ -149,7 +149,7 @@ class Engine:
                         self._ranker.sync()
                         self._contexts = {}
             if self._prepare:
-                self._prepare_expansions()
+                self.prepare_expansions()
 
     @property
     def cache_stale(self) -> bool:
@@ -181,10 +181,10 @@ class Engine:
             self._index.rebuild(sorted(entries, key=entry_order))
             self._ranker.sync()
             self._contexts = {}
-            self._prepare_expansions()
+            self.prepare_expansions()
 
-    def _prepare_expansions(self) -> None:
-        """Typo buckets and heavy-prefix sums, so the first keystrokes don't build them."""
+    def prepare_expansions(self) -> None:
+        """Typo buckets and heavy-prefix sums, ahead of the first keystrokes (the app: idle)."""
         self._index.prepare_fuzzy()
         self._index.prepare_prefixes()
 

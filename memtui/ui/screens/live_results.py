@@ -169,16 +169,16 @@ class LiveResultsScreen(Screen[None]):
         self._heap_unsettled = True
         if not self._ready_at_load:  # words typed meanwhile waited; the status said "indexing"
             self.request_search(keep_selection=True)
-        if self.engine is not None:
-            self.save_cache(self.engine)
-            self.query_one(QueryInput).offer_filters(self.engine.facets)
-            # After the build, not beside it: it held the GIL the cold build needs.
-            self._idle.add("load lines", partial(self.check_load_lines, self.engine))
+        if (engine := self.engine) is not None:  # the rest waits for a pause: beside the
+            self.save_cache(engine)  # first word they held the GIL (it waited ~40 ms)
+            idle = self._idle.add
+            idle("hint", partial(self.query_one(QueryInput).offer_filters, engine.facets))
+            idle("prepare", partial(self.run_worker, engine.prepare_expansions, thread=True))
+            idle("load lines", partial(self.check_load_lines, engine))
 
     @work(thread=True, exclusive=True, group="cache")
     def save_cache(self, engine: Engine) -> None:
-        """Rewrite the cache when what is loaded differs from it (after the first paint, off
-        the event loop; a failure lands in the warnings view)."""
+        """Rewrite the cache if it differs from what is loaded (off the loop; fails to warnings)."""
         if engine.cache_stale:
             engine.save_cache()
 
