@@ -198,3 +198,24 @@ def test_the_expansion_cache_keeps_recent_terms_within_its_bytes(
     monkeypatch.setattr(expansion_module, "EXPANSION_CACHE_BYTES", 0)
     index.expand("kub", prefix=True)
     assert index.expand("kub", prefix=True).words == ["kubernetes"]  # the newest stays
+
+
+def test_preparing_prefixes_fills_the_cache_typing_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Prepared after some typing (the app waits for a pause), the prefix sums go into the
+    cache the keystrokes filled, never beyond its size, keeping what was summed already."""
+    monkeypatch.setattr(index_module, "FREQUENCY_CACHE_MIN_POSTINGS", 1)
+    monkeypatch.setattr(index_module, "FREQUENCY_CACHE_SIZE", 3)
+    index = small_index()
+    typed = index.expand("k", prefix=True)
+    summed = index.term_frequencies(typed, ("k", True))
+    index.prepare_prefixes()
+    cache = index._main_cache()
+    assert len(cache) == 3 and cache[("k", True)] is summed
+    fresh = small_index()
+    fresh.prepare_prefixes()
+    assert len(fresh._main_cache()) == 3
+    for key, frequencies in cache.items():
+        expansion = fresh.expand(key[0], prefix=True)
+        assert np.array_equal(frequencies, fresh.term_frequencies(expansion, key))

@@ -377,12 +377,17 @@ class Index:
                 postings = int(ptr[hi] - ptr[lo])
                 if postings >= FREQUENCY_CACHE_MIN_POSTINGS:
                     heavy.append((postings, prefix))
-        warmed: dict[tuple[str, bool], FloatArray] = {}
+        # Into the cache typing fills: a second dict beside a full one held up to 20 arrays.
+        cached = self._main_frequencies
+        warmed = cached[1] if cached is not None and cached[0] is main else {}
         for _, prefix in sorted(heavy, reverse=True)[:FREQUENCY_PREWARM]:
-            pieces = segment_pieces(main, prefix, None, prefix=True)
-            expansion = assemble(prefix, None, pieces, {}, main)
-            frequencies = warmed[(prefix, True)] = self._main_part(expansion)
-            frequencies.flags.writeable = False
+            if len(warmed) >= FREQUENCY_CACHE_SIZE:
+                break
+            if (prefix, True) not in warmed:
+                pieces = segment_pieces(main, prefix, None, prefix=True)
+                frequencies = self._main_part(assemble(prefix, None, pieces, {}, main))
+                frequencies.flags.writeable = False
+                warmed.setdefault((prefix, True), frequencies)
         if self.main is main:  # as in `prepare_fuzzy`
             self._main_frequencies = (main, warmed)
             self._prewarmed = main
