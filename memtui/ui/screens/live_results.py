@@ -139,11 +139,8 @@ class LiveResultsScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="load")
     def load_engine(self) -> None:
-        """Read the root, show the newest entries at once, then build the index and rerank.
-
-        Browsing (an empty query) needs no index, so first results appear as soon as the
-        files are parsed; a query typed meanwhile waits for the index inside its search.
-        """
+        """Read the root, show the newest entries at once (browsing needs no index), then
+        build the index and rerank; a query typed meanwhile waits for it inside its search."""
         try:
             for message in search_work.load(self.options):
                 self.post_message(message)
@@ -169,12 +166,9 @@ class LiveResultsScreen(Screen[None]):
         self._heap_unsettled = True
         if not self._ready_at_load:  # words typed meanwhile waited; the status said "indexing"
             self.request_search(keep_selection=True)
-        if (engine := self.engine) is not None:  # the rest waits for a pause: beside the
-            self.save_cache(engine)  # first word they held the GIL (it waited ~40 ms)
-            idle = self._idle.add
-            idle("hint", partial(self.query_one(QueryInput).offer_filters, engine.facets))
-            idle("prepare", partial(self.run_worker, engine.prepare_expansions, thread=True))
-            idle("load lines", partial(self.check_load_lines, engine))
+        if (engine := self.engine) is not None:
+            self.save_cache(engine)
+            self._idle.add("after", partial(self.after_load, engine, self.query_one(QueryInput)))
 
     @work(thread=True, exclusive=True, group="cache")
     def save_cache(self, engine: Engine) -> None:
@@ -182,10 +176,17 @@ class LiveResultsScreen(Screen[None]):
         if engine.cache_stale:
             engine.save_cache()
 
+    @work(thread=True, exclusive=True, group="after-load")
+    def after_load(self, engine: Engine, query: QueryInput) -> None:
+        """What a load leaves for a pause in typing (beside the first word they held the GIL),
+        one after another (side by side their arrays added up in the app's peak memory)."""
+        query.offer_filters(engine.facets())  # a column of every entry
+        engine.prepare_expansions()
+        self.post_message(search_work.load_lines(engine))
+
     @work(thread=True, exclusive=True, group="load-lines")
     def check_load_lines(self, engine: Engine) -> None:
-        """Which loaded entries start or run past a load line: only that health check (it
-        reads just the few files a rule applies to), off the event loop."""
+        """Which entries start or run past a load line (a few files read), off the loop."""
         self.post_message(search_work.load_lines(engine))
 
     @on(messages.LoadLinesChecked)
@@ -415,8 +416,7 @@ class LiveResultsScreen(Screen[None]):
     @on(messages.ChangesApplied)
     def _changes_applied(self, message: messages.ChangesApplied) -> None:
         self.link.changes_applied()
-        changes = message.changes
-        if changes.empty:
+        if (changes := message.changes).empty:
             return
         self._heap_unsettled = True
         self.query_one(ResultsList).forget_rows()  # what they show is rebuilt; old entries go

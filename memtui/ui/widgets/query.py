@@ -3,7 +3,7 @@ walks earlier queries with ↑/↓ while it is empty (kept by `core.settings.his
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import ClassVar
@@ -141,11 +141,10 @@ class QueryInput(QuietInput):
 
     # --- the placeholder: filters this memory has ---------------------------------------------
 
-    @work(thread=True, exclusive=True, group="filter-hint")
-    def offer_filters(self, facets: Callable[[], Facets]) -> None:
-        """Show, as the placeholder, filters with values from `facets()` (the memory's): off
-        the event loop, as it reads a column of every entry."""
-        self.post_message(self.HintReady(filter_hint(facets())))
+    def offer_filters(self, facets: Facets) -> None:
+        """Show, as the placeholder, filters with values from `facets` (the memory's); called
+        from a worker (reading them takes a column of every entry)."""
+        self.post_message(self.HintReady(filter_hint(facets)))
 
     class HintReady(Message):
         def __init__(self, hint: str) -> None:
