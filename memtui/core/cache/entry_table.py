@@ -133,9 +133,11 @@ class EntryTable:
         }
         self._dates[-1] = None
         self._shared: dict[Any, Any] = {}
-        """Equal heading paths, tags, metadata and warnings made once (a file's entries repeat
-        them)."""
-        self._number_rows: dict[int, list[tuple[int, ...]]] = {}
+        """Equal tags, metadata and warnings made once (a file's entries repeat them). Not
+        heading paths: nearly every entry has its own, and kept here every one made stayed."""
+        self._number_rows: tuple[int, list[tuple[int, ...]]] = (-1, [])
+        """The last chunk of rows converted (a file's entries, or a walk over all of them):
+        kept for every chunk, a cold build's walk held ~10 MB of them at 50,000 entries."""
         self._chars: IntArray | None = None
         self._qualified: list[str] | None = None
 
@@ -157,7 +159,7 @@ class EntryTable:
     def entry(self, row: int) -> Entry:
         """Row `row`, made now (the caller keeps it as long as it needs it)."""
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
-        heading = self._share(self.headings.path(row))
+        heading = self.headings.path(row)
         title = self.titles[row]
         tags, metadata, warnings = self.tags[row], self.metadata[row], self.warnings[row]
         body = self.bodies.body(row)
@@ -189,11 +191,12 @@ class EntryTable:
         time when one of them is first made (one numpy scalar at a time cost more than the
         rest of making the entry)."""
         chunk, at = divmod(row, BODY_PIECE)
-        rows = self._number_rows.get(chunk)
-        if rows is None:
+        converted, rows = self._number_rows  # one read: another thread may replace it
+        if converted != chunk:
             window = slice(chunk * BODY_PIECE, (chunk + 1) * BODY_PIECE)
             columns = [self.numbers[name][window].tolist() for name in NUMBER_ORDER]
-            rows = self._number_rows[chunk] = list(zip(*columns, strict=True))
+            rows = list(zip(*columns, strict=True))
+            self._number_rows = (chunk, rows)
         row_numbers: tuple[int, ...] = rows[at]
         return row_numbers
 
