@@ -30,9 +30,11 @@ ORIGINS = tuple(DateOrigin)
 _CODE_OF_SOURCE = np.asarray([SOURCE_CODES[source] for source in SOURCES], dtype=np.int64)
 """The cache's source numbers (places in SOURCES) as `SOURCE_CODES`."""
 Rows = range | IntArray
-NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
-"""The number columns an entry is made of, in `EntryTable._make`'s order."""
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
+NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
+"""The number columns an entry is made of, in `EntryTable.entry`'s order."""
+NUMBER_CHUNKS = 64
+"""Chunks of rows whose numbers stay converted (`EntryTable._numbers_of`): ~1 MB at most."""
 
 
 BODY_PIECE = 64
@@ -135,9 +137,9 @@ class EntryTable:
         self._shared: dict[Any, Any] = {}
         """Equal tags, metadata and warnings made once (a file's entries repeat them). Not
         heading paths: nearly every entry has its own, and kept here every one made stayed."""
-        self._number_rows: tuple[int, list[tuple[int, ...]]] = (-1, [])
-        """The last chunk of rows converted (a file's entries, or a walk over all of them):
-        kept for every chunk, a cold build's walk held ~10 MB of them at 50,000 entries."""
+        self._number_rows: dict[int, list[tuple[int, ...]]] = {}
+        """The chunks of rows converted last, at most NUMBER_CHUNKS (the pages of hits a search
+        shows): kept for every chunk, a cold build's walk held ~10 MB of them at 50k."""
         self._chars: IntArray | None = None
         self._qualified: list[str] | None = None
 
@@ -191,12 +193,14 @@ class EntryTable:
         time when one of them is first made (one numpy scalar at a time cost more than the
         rest of making the entry)."""
         chunk, at = divmod(row, BODY_PIECE)
-        converted, rows = self._number_rows  # one read: another thread may replace it
-        if converted != chunk:
+        kept = self._number_rows
+        rows = kept.get(chunk)
+        if rows is None:
             window = slice(chunk * BODY_PIECE, (chunk + 1) * BODY_PIECE)
             columns = [self.numbers[name][window].tolist() for name in NUMBER_ORDER]
-            rows = list(zip(*columns, strict=True))
-            self._number_rows = (chunk, rows)
+            rows = kept[chunk] = list(zip(*columns, strict=True))
+            if len(kept) > NUMBER_CHUNKS:
+                kept.pop(next(iter(kept)), None)  # the oldest (another thread may have)
         row_numbers: tuple[int, ...] = rows[at]
         return row_numbers
 
