@@ -4,7 +4,7 @@ start's memory (`core.cache.entry_table` holds them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, repeat
 from operator import is_not
 from typing import Any, overload
@@ -49,6 +49,14 @@ class SparseColumn(Sequence[Any]):
         if not 0 <= row < self._length:
             raise IndexError(at)
         return self._values.get(row)
+
+
+def row_reader(column: Sequence[Any]) -> Callable[[int], Any]:
+    """A function from a row (in range) to its value: for a sparse column its dict's `get`,
+    without `__getitem__`'s checks (making an entry reads five such columns)."""
+    if isinstance(column, SparseColumn):
+        return column._values.get
+    return column.__getitem__
 
 
 def given_rows(column: Sequence[Any]) -> Iterable[tuple[int, Any]]:

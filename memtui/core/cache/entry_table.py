@@ -20,7 +20,12 @@ from typing import Any, cast, overload
 
 import numpy as np
 
-from memtui.core.cache.compact_columns import HeadingPaths, compact_column, given_rows
+from memtui.core.cache.compact_columns import (
+    HeadingPaths,
+    compact_column,
+    given_rows,
+    row_reader,
+)
 from memtui.core.model import DateOrigin, Entry, Source, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.slots import SOURCE_CODES, PlaceColumns
@@ -125,6 +130,9 @@ class EntryTable:
             compact_column, strings[1:]
         )
         self.headings = headings
+        self._readers = tuple(
+            map(row_reader, (self.titles, self.roles, self.tags, self.metadata, self.warnings))
+        )
         self.bodies = bodies
         self.numbers = numbers
         self.label = label
@@ -162,8 +170,7 @@ class EntryTable:
         """Row `row`, made now (the caller keeps it as long as it needs it)."""
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
         heading = self.headings.path(row)
-        title = self.titles[row]
-        tags, metadata, warnings = self.tags[row], self.metadata[row], self.warnings[row]
+        title, role, tags, metadata, warnings = (read(row) for read in self._readers)
         body = self.bodies.body(row)
         if body is None:
             warnings = [*(warnings or ()), CACHE_DAMAGED]
@@ -181,7 +188,7 @@ class EntryTable:
             ORIGINS[origin],
             position,
             count,
-            self.roles[row],
+            role,
             self._share(tuple(tags)) if tags else (),
             self._share(tuple(self._share(tuple(pair)) for pair in metadata)) if metadata else (),
             self._share(tuple(warnings)) if warnings else (),
