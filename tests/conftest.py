@@ -12,6 +12,8 @@ import layouts
 import pytest
 
 from memtui.bench import hostile
+from memtui.core.cache.entry_table import EntryTable
+from memtui.core.model import Entry
 from memtui.core.places import instructions
 from memtui.ui import clipboard
 
@@ -78,3 +80,17 @@ def today() -> dt.date:
 def memory_root(tmp_path: Path) -> Path:
     """A folder holding every layout of docs/ranking.md's "Memory layouts" side by side."""
     return layouts.build_all(tmp_path / "root")
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rows any cache table makes an entry of, in order (one per entry made)."""
+    rows: list[int] = []
+    make = EntryTable.entry
+
+    def counted(table: EntryTable, row: int) -> Entry:
+        rows.append(row)
+        return make(table, row)
+
+    monkeypatch.setattr(EntryTable, "entry", counted)
+    return rows

@@ -15,7 +15,7 @@ from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
 from memtui.bench.corpus import write_corpus
 from memtui.core.cache.compact_columns import SPARSE_SHARE, SparseColumn, compact_column
-from memtui.core.cache.entry_table import EntryTable, TableView
+from memtui.core.cache.entry_table import TableView
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
@@ -54,20 +54,6 @@ def table_of(engine: Engine) -> TableView:
     base = rows_of(engine)
     assert isinstance(base, TableView)
     return base
-
-
-@pytest.fixture
-def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The rows any cache table makes an entry of, in order (one per entry made)."""
-    rows: list[int] = []
-    make = EntryTable.entry
-
-    def counted(table: EntryTable, row: int) -> Entry:
-        rows.append(row)
-        return make(table, row)
-
-    monkeypatch.setattr(EntryTable, "entry", counted)
-    return rows
 
 
 @pytest.fixture

@@ -11,11 +11,10 @@ import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
 from memtui.core.cache import spool
-from memtui.core.cache.entry_table import CACHE_DAMAGED, EntryTable, TableView
+from memtui.core.cache.entry_table import CACHE_DAMAGED, TableView
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
 from memtui.core.live import file_spool
 from memtui.core.live.engine import Engine
-from memtui.core.model import Entry
 from memtui.core.settings.config import Config
 
 
@@ -54,19 +53,9 @@ def test_a_cold_load_spools_and_ranks_like_entries_in_memory(
     )
 
 
-def test_loading_and_indexing_make_no_entry_to_keep(
-    memory_root: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_loading_and_indexing_make_no_entry_to_keep(memory_root: Path, made: list[int]) -> None:
     """Loading makes no entry at all; the build makes each once (one batch at a time), and the
     index keeps columns, not entries."""
-    made: list[int] = []
-    make = EntryTable.entry
-
-    def counted(table: EntryTable, row: int) -> Entry:
-        made.append(row)
-        return make(table, row)
-
-    monkeypatch.setattr(EntryTable, "entry", counted)
     engine = _spooled_engine(memory_root)
     assert made == []
     engine.build_index()
