@@ -150,7 +150,7 @@ def _heading_paths(runs: Sequence[TableView | list[Entry]]) -> Iterator[tuple[st
     for run in runs:
         if isinstance(run, TableView):
             path = run.table.headings.path
-            yield from map(path, run.rows if isinstance(run.rows, range) else run.rows.tolist())
+            yield from map(path, run.row_list())
         else:
             yield from (entry.heading_path for entry in run)
 
@@ -163,7 +163,7 @@ def _bodies(runs: Sequence[TableView | list[Entry]]) -> Iterator[str]:
             yield from (entry.body for entry in run)
             continue
         body = run.table.bodies.body
-        for row in run.rows if isinstance(run.rows, range) else run.rows.tolist():
+        for row in run.row_list():
             text = body(row)
             if text is None:
                 raise ValueError(_DAMAGED)

@@ -263,7 +263,7 @@ class TableView(Sequence[Entry]):
 
     def __iter__(self) -> Iterator[Entry]:
         entry = self.table.entry
-        for row in self._row_list():
+        for row in self.row_list():
             yield entry(row)
 
     def __eq__(self, other: object) -> bool:
@@ -282,7 +282,8 @@ class TableView(Sequence[Entry]):
     def __repr__(self) -> str:
         return f"TableView({len(self)} rows)"
 
-    def _row_list(self) -> Sequence[int]:
+    def row_list(self) -> Sequence[int]:
+        """This view's rows as Python ints, in order."""
         return self.rows if isinstance(self.rows, range) else cast(list[int], self.rows.tolist())
 
     def column(self, column: Sequence[Any]) -> list[Any]:
