@@ -13,7 +13,7 @@ import layouts
 import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
-from memtui.core.cache import entry_columns, entry_table, spool
+from memtui.core.cache import entry_columns, entry_table
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
 from memtui.core.live.engine import Engine
 from memtui.core.live.warm import RootCaches
@@ -56,7 +56,6 @@ def test_bodies_decode_a_piece_at_a_time_whatever_their_script(
     (memory_root / "notes/latin.md").write_bytes(b"# Latin\n\n## Odd\n\nbad \xff byte deploy\n")
     monkeypatch.setattr(entry_columns, "BODY_PIECE", piece)
     monkeypatch.setattr(entry_table, "BODY_PIECE", piece)
-    monkeypatch.setattr(spool, "BODY_PIECE", piece)  # a cold load's bodies, pieced alike
     cached_engine(memory_root).save_cache()
     warm = cached_engine(memory_root)
     assert warm.warnings == [] and not warm.cache_stale

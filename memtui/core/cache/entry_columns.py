@@ -100,7 +100,7 @@ def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]
     yield array_section("heading_ids", headings.ids)
     yield array_section("heading_ends", headings.ends)
     del headings
-    yield Section("bodies", _body_pieces(runs, checksums, lengths))
+    yield Section("bodies", body_pieces(runs, checksums, lengths))
     yield array_section("body_checksums", np.asarray(checksums, dtype=np.int64))  # once written
     yield array_section("body_ends", np.cumsum(lengths))  # once written too
     for name, value in NUMBER_COLUMNS.items():
@@ -132,7 +132,7 @@ def _column_pieces(runs: Sequence[TableView | list[Entry]]) -> Iterator[bytes]:
     yield b"}"
 
 
-def _body_pieces(
+def body_pieces(
     runs: Sequence[TableView | list[Entry]], checksums: list[int], lengths: npt.NDArray[np.int64]
 ) -> Iterator[bytes]:
     """BODY_PIECE bodies per piece, each piece's CRC-32 appended to `checksums` and each

@@ -14,17 +14,14 @@ that reads it is gone, or the process ends however it ends.
 from __future__ import annotations
 
 import os
-import zlib
 from collections.abc import Sequence
-from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 
 from memtui.core.cache.compact_columns import HeadingPaths
-from memtui.core.cache.entry_columns import NUMBER_COLUMNS, STRING_COLUMNS
+from memtui.core.cache.entry_columns import NUMBER_COLUMNS, STRING_COLUMNS, body_pieces
 from memtui.core.cache.entry_table import (
-    BODY_PIECE,
     CachedBodies,
     EntryTable,
     TableView,
@@ -80,7 +77,7 @@ class EntrySpool:
         stay pending)."""
         files = self._pending
         rows = [entry for entries in files for entry in entries]
-        bodies = self._spooled([entry.body for entry in rows])
+        bodies = self._spooled(rows)
         self._pending, self.pending_rows = [], 0
         table = EntryTable(
             [entry.path for entry in rows],
@@ -100,21 +97,21 @@ class EntrySpool:
             start += len(entries)
         return views
 
-    def _spooled(self, bodies: list[str]) -> CachedBodies:
-        """Write `bodies` to the spool file; they are read back a piece at a time."""
-        encoded = [body.encode("utf-8", "surrogatepass") for body in bodies]
-        ends = np.cumsum(np.fromiter(map(len, encoded), np.int64, len(encoded)), dtype=np.int64)
-        data = memoryview(b"".join(encoded))
-        del encoded
-        bounds = [0, *ends[BODY_PIECE - 1 :: BODY_PIECE].tolist()]
-        if len(ends) % BODY_PIECE:
-            bounds.append(len(data))
-        checksums = [zlib.crc32(data[begin:end]) for begin, end in pairwise(bounds)]
+    def _spooled(self, rows: list[Entry]) -> CachedBodies:
+        """Write the rows' bodies to the spool file, pieced and checked as a cache's are
+        (`entry_columns.body_pieces`); they are read back a piece at a time."""
+        checksums: list[int] = []
+        lengths = np.zeros(len(rows), dtype=np.int64)
         offset = position = self._written
-        while data:
-            done = os.pwrite(self._descriptor, data, position)
-            data, position = data[done:], position + done
+        for piece in body_pieces([rows], checksums, lengths):
+            data = memoryview(piece)
+            while data:
+                done = os.pwrite(self._descriptor, data, position)
+                data, position = data[done:], position + done
         self._written = position
         return CachedBodies(
-            None, (os.dup(self._descriptor), offset, position - offset), ends, checksums
+            None,
+            (os.dup(self._descriptor), offset, position - offset),
+            np.cumsum(lengths),
+            checksums,
         )
