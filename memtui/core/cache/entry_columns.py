@@ -215,9 +215,7 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
         len(column) != len(paths) for column in (*columns, ends, *numbers, headings.ends)
     ):
         raise CacheCorrupt("entry columns differ in length")
-    if (int(ends[-1]) if len(ends) else 0) != container.size("bodies") or bool(
-        np.any(np.diff(ends, prepend=0) < 0)
-    ):
+    if not _cut_into_rows(ends, container.size("bodies")):
         raise CacheCorrupt("entry bodies do not match the entries")
     checksums = container.array("body_checksums", lambda dtype: dtype == np.int64)
     if len(checksums) != -(-len(paths) // BODY_PIECE) or (
@@ -278,15 +276,21 @@ def _check_headings(headings: HeadingPaths, titles: list[Any]) -> None:
     strings, ids, ends = headings.strings, headings.ids, headings.ends
     if not isinstance(strings, list):
         raise TypeError("the headings are not a list")
-    if (
-        (int(ends[-1]) if len(ends) else 0) != len(ids)
-        or (len(ends) and (ends[0] < 0 or bool(np.any(np.diff(ends) < 0))))
-        or (len(ids) and (ids.min() < 0 or ids.max() >= len(strings)))
+    if not _cut_into_rows(ends, len(ids)) or (
+        len(ids) and (ids.min() < 0 or ids.max() >= len(strings))
     ):
         raise ValueError("heading ids damaged")
     untitled = np.fromiter(_none(titles), bool, len(titles))
     if bool(np.any(untitled & (np.diff(ends, prepend=0) == 0))):
         raise ValueError("an entry has neither a title nor a heading")
+
+
+def _cut_into_rows(ends: npt.NDArray[np.int64], total: int) -> bool:
+    """Whether `ends` cut `total` items (bytes, ids) into rows one after the other: from 0,
+    never back, and the last ending at the total."""
+    return (int(ends[-1]) if len(ends) else 0) == total and not bool(
+        np.any(np.diff(ends, prepend=0) < 0)
+    )
 
 
 def _none(values: list[Any]) -> Iterator[bool]:
