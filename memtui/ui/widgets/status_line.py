@@ -49,8 +49,8 @@ class StatusLine(Widget):
         """Keep the width while lines come quickly (a query's status as it is typed): a
         layout pass redraws the whole screen, ~3× a keystroke's paint, and the query box
         beside the line would change width under the typing."""
-        self._holding = False
         self._settle: Timer | None = None
+        """Set while a held width waits for the typing to pause (then the line narrows)."""
 
     def show(self, line: Content | LineFor) -> None:
         """Show `line`: fixed text, or a function that lays the line out for a width."""
@@ -59,8 +59,7 @@ class StatusLine(Widget):
             self.refresh()
             return
         natural = self._natural_width()
-        if self._hold and natural < self._auto_width:
-            self._holding = True  # narrower: keep the room until the typing pauses
+        if self._hold and natural < self._auto_width:  # keep the room until the typing pauses
             if self._settle is not None:
                 self._settle.stop()
             self._settle = self.set_timer(HOLD_S, self._release)
@@ -69,7 +68,7 @@ class StatusLine(Widget):
         self.refresh(layout=natural != self._auto_width)
 
     def _release(self) -> None:
-        self._holding = False
+        self._settle = None
         self.refresh(layout=True)
 
     def _room(self, container_width: int) -> int:
@@ -83,7 +82,7 @@ class StatusLine(Widget):
     def get_content_width(self, container: Size, viewport: Size) -> int:
         room = self._room(container.width)
         natural = self._line(cells=room).cell_length
-        held = min(self._auto_width, room) if self._holding else 0
+        held = min(self._auto_width, room) if self._settle is not None else 0
         self._auto_width = max(natural, held)
         return self._auto_width
 
