@@ -86,11 +86,11 @@ def memory_root(tmp_path: Path) -> Path:
 def made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The rows any cache table makes an entry of, in order (one per entry made)."""
     rows: list[int] = []
-    make = EntryTable.entry
+    make = EntryTable._make
 
     def counted(table: EntryTable, row: int) -> Entry:
         rows.append(row)
         return make(table, row)
 
-    monkeypatch.setattr(EntryTable, "entry", counted)
+    monkeypatch.setattr(EntryTable, "_make", counted)
     return rows

@@ -73,6 +73,21 @@ def test_a_warm_query_makes_only_the_entries_it_shows(corpus: Path, made: list[i
     assert len(made) == len(shown)
 
 
+def test_the_next_query_reuses_the_entries_still_shown(corpus: Path, made: list[int]) -> None:
+    """Typing the next letter mostly shows the same entries: those the list still holds are
+    handed back, not read again; an entry nobody holds is not kept by the table."""
+    warm_engine(corpus)
+    engine = reopened(corpus)
+    shown = [hit.entry for hit in engine.search("more", limit=10).hits[:10]]
+    made.clear()
+    again = [hit.entry for hit in engine.search("more", limit=10).hits[:10]]
+    assert made == [] and all(new is old for new, old in zip(again, shown, strict=True))
+    del shown, again
+    made.clear()
+    engine.search("more", limit=10).hits[:10]
+    assert len(made) == 10
+
+
 def test_made_entries_are_the_parsed_ones(corpus: Path, memory_root: Path) -> None:
     for folder in (corpus, memory_root):
         view = table_of(warm_engine(folder))

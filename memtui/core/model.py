@@ -36,7 +36,7 @@ def qualified_path(root: str, path: str) -> str:
     return f"{root}/{path}" if root else path
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, weakref_slot=True)
 class Entry:
     """One searchable unit of memory: a section, a block, a history paragraph or a whole file.
 

@@ -87,8 +87,10 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
 
 FIRST_ROWS = 60
 """Hits made on the worker before a search is shown: the rows of a terminal up to 60 lines. Making a
-hit's entry may read its text back from the cache file (`core.cache.entry_table`), which must
-not happen on the event loop; the hits keep what was made. Scrolling further makes the rest."""
+hit's entry may read its text back from the cache file (`core.cache.entry_table`), and its
+factor bar is worked out from the scoring arrays, neither of which may happen on the event loop
+(both were most of a keystroke's repaint); the hits keep what was made. Scrolling further makes
+the rest."""
 
 
 def search(
@@ -108,6 +110,8 @@ def search(
     if outdated(generation):
         return None
     first = result.hits[:FIRST_ROWS]  # made here, so the list paints them without reading
+    for hit in first:
+        hit.contributions  # noqa: B018 (worked out here and kept by the hit, see FIRST_ROWS)
     if keep_id is not None and all(hit.entry.id != keep_id for hit in first):
         position_of(result.hits, keep_id)
     return messages.SearchDone(generation, result, keep_id)

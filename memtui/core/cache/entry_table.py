@@ -4,7 +4,8 @@ Decoding checks every column in bulk first (`entry_columns.decode_entries`), so 
 later cannot fail. What a warm start reads of every entry (ids, paths, dates, places, tags,
 text length) comes from the columns; an entry is made for a row someone looks at (a hit shown,
 a changed file's old entries) and kept by whoever holds it, never by the table: what the app no
-longer shows is freed, even from a file removed since.
+longer shows is freed, even from a file removed since. The table only remembers, weakly, the
+entries still held, so the next keystroke's hits reuse the ones the list shows (most of them).
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ class CachedBodies:
         weakref.finalize(self, os.close, self._descriptor)
         self._ends = ends
         self._checksums = checksums
-        self._last: tuple[int, list[str] | None] = (-1, None)
+        self._last: tuple[int, _Piece | None] = (-1, None)
 
     def body(self, row: int) -> str | None:
         """Row `row`'s body; None when its piece no longer reads as it was written."""
@@ -80,16 +81,17 @@ class CachedBodies:
         last = self._last  # one read of the attribute: another thread may replace it
         if last[0] != number:
             last = self._last = (number, self._read(number))
-            if last[1] is None and not self.damaged:
-                self.damaged = True
-                if self._path is not None:
-                    with contextlib.suppress(OSError):  # a read-only cache folder: kept, and
-                        self._path.unlink(missing_ok=True)  # never written from these rows
         piece = last[1]
-        return None if piece is None else piece[at]
+        body = None if piece is None else piece.body(at)
+        if body is None and not self.damaged:
+            self.damaged = True
+            if self._path is not None:
+                with contextlib.suppress(OSError):  # a read-only cache folder: kept, and
+                    self._path.unlink(missing_ok=True)  # never written from these rows
+        return body
 
-    def _read(self, number: int) -> list[str] | None:
-        """One piece's bodies, or None when it does not read back as it was written."""
+    def _read(self, number: int) -> _Piece | None:
+        """One piece, or None when it does not read back as it was written."""
         first = number * BODY_PIECE
         ends = self._ends[first : first + BODY_PIECE].tolist()
         begin = int(self._ends[first - 1]) if first else 0
@@ -99,15 +101,32 @@ class CachedBodies:
             return None
         if len(data) != ends[-1] - begin or zlib.crc32(data) != self._checksums[number]:
             return None
-        bounds = zip([begin, *ends[:-1]], ends, strict=True)
-        if data.isascii():  # the usual case: decoded whole, then cut
-            text = data.decode("ascii")
-            return [text[start - begin : stop - begin] for start, stop in bounds]
+        return _Piece(data, begin, ends)
+
+
+class _Piece:
+    """One checked piece's bytes; a body is cut and decoded when asked for: a search's hits
+    are scattered, so most pieces give one body, and splitting all 64 cost more than reading."""
+
+    __slots__ = ("_begin", "_data", "_ends", "_text")
+
+    def __init__(self, data: bytes, begin: int, ends: list[int]) -> None:
+        self._data = data
+        self._begin = begin
+        self._ends = ends
+        """Where each body ends, counted from the bodies section (as `begin`)."""
+        self._text = data.decode("ascii") if data.isascii() else None
+        """The usual case: decoded whole once (ASCII offsets are character offsets)."""
+
+    def body(self, at: int) -> str | None:
+        """Body `at` of the piece; None when its bytes are not UTF-8 (damaged)."""
+        begin = self._begin
+        start = self._ends[at - 1] - begin if at else 0
+        stop = self._ends[at] - begin
+        if self._text is not None:
+            return self._text[start:stop]
         try:
-            return [
-                data[start - begin : stop - begin].decode("utf-8", "surrogatepass")
-                for start, stop in bounds
-            ]
+            return self._data[start:stop].decode("utf-8", "surrogatepass")
         except UnicodeDecodeError:
             return None
 
@@ -150,6 +169,8 @@ class EntryTable:
         shows): kept for every chunk, a cold build's walk held ~10 MB of them at 50k."""
         self._chars: IntArray | None = None
         self._qualified: list[str] | None = None
+        self._held: weakref.WeakValueDictionary[int, Entry] = weakref.WeakValueDictionary()
+        """Entries made and still held by someone (the hits on screen), by row."""
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -167,7 +188,14 @@ class EntryTable:
         ]
 
     def entry(self, row: int) -> Entry:
-        """Row `row`, made now (the caller keeps it as long as it needs it)."""
+        """Row `row`: the entry someone still holds, else made now (the caller keeps it as
+        long as it needs it)."""
+        entry = self._held.get(row)
+        if entry is None:
+            entry = self._held[row] = self._make(row)
+        return entry
+
+    def _make(self, row: int) -> Entry:
         line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
         heading = self.headings.path(row)
         title, role, tags, metadata, warnings = (read(row) for read in self._readers)
