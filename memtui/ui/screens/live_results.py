@@ -259,7 +259,7 @@ class LiveResultsScreen(Screen[None]):
             )
         )
         self._paint_chrome()  # the window's hidden count arrives with the first result
-        self.call_after_refresh(self._painted, message.generation)
+        self.query_one(ResultsList).when_drawn(partial(self._painted, message.generation))
         self.query_one(QueryInput).release_paint()
 
     def _painted(self, generation: int) -> None:

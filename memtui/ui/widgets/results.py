@@ -6,7 +6,7 @@ a time from the hit tuple, so 50,000 hits cost the same to paint as 50.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from rich.segment import Segment
@@ -25,10 +25,8 @@ from memtui.ui.widgets.lines import set_virtual_size
 from memtui.ui.widgets.result_row import RowKey, row_segments
 
 STRIP_CACHE_ROWS = 400
-"""Rendered rows kept (the oldest go first): a few screens' worth, which is what a rerank or
-a scroll back finds again. At 2,000 rows of ~4 KB, typing filled it with rows of earlier
-rankings and the app's memory grew by 8 MB."""
-
+"""Rendered rows kept (the oldest go first): a few screens' worth, what a rerank or a scroll
+back finds again (at 2,000 rows of ~4 KB, typing grew the app's memory by 8 MB)."""
 
 _UNPAINTED = object()
 """Marks a screen line the list has not painted since its last full repaint."""
@@ -155,6 +153,9 @@ class ResultsList(ScrollView, can_focus=True):
         """The hits are listed newest first (no query terms): rows show dates, not scores."""
         self.gone: frozenset[str] = frozenset()
         """The `Entry.root` of entries whose folder is gone (`set_gone`)."""
+        self._drawn_hits: Sequence[Hit] | None = None
+        """The hits the list last drew rows of (or had nothing to redraw for)."""
+        self._on_drawn: Callable[[], object] | None = None
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -194,9 +195,13 @@ class ResultsList(ScrollView, can_focus=True):
         """
         top = int(self.scroll_y)
         width = self.scrollable_content_region.width
+        drawn = True
         for y in range(self.scrollable_content_region.height):
             if self._painted_rows.get(y, _UNPAINTED) != self._row_key(top + y, width):
+                drawn = False
                 self.refresh_line(y)
+        if drawn:
+            self._drawn_hits = self.hits  # the rows on screen already show these hits
 
     def _announce(self) -> None:
         hit = self.selected
@@ -354,7 +359,20 @@ class ResultsList(ScrollView, can_focus=True):
 
     # --- rendering ----------------------------------------------------------------------------
 
+    def when_drawn(self, callback: Callable[[], object]) -> None:
+        """Call `callback` after the frame that shows the current hits (after the next refresh
+        when none is to be drawn); a newer search's callback replaces an older one's. The
+        screen's own `call_after_refresh` could run before this list's update reached it."""
+        drawing = self.display and self.hits and self.scrollable_content_region.height
+        self._on_drawn = callback if drawing and self._drawn_hits is not self.hits else None
+        if self._on_drawn is None:
+            self.call_after_refresh(callback)
+
     def render_line(self, y: int) -> Strip:
+        if self._drawn_hits is not self.hits:
+            self._drawn_hits, drawn, self._on_drawn = self.hits, self._on_drawn, None
+            if drawn is not None:
+                self.call_after_refresh(drawn)  # runs after this frame
         index = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
         base = self._base_style()
@@ -413,16 +431,14 @@ class ResultsList(ScrollView, can_focus=True):
 
     def _base_style(self) -> Style:
         """The widget's own style (reading `rich_style` per line is surprisingly costly)."""
-        base = self._styles.get("__base__")
-        if base is None:
-            base = self._styles["__base__"] = self.rich_style
-        return base
+        if "__base__" not in self._styles:
+            self._styles["__base__"] = self.rich_style
+        return self._styles["__base__"]
 
     def _cursor_style(self) -> Style:
-        cursor_style = self._styles.get("cursor")
-        if cursor_style is None:
-            cursor_style = self._styles["cursor"] = self.get_component_rich_style("results--cursor")
-        return cursor_style
+        if "cursor" not in self._styles:
+            self._styles["cursor"] = self.get_component_rich_style("results--cursor")
+        return self._styles["cursor"]
 
     def rendered_rows(self) -> list[str]:
         """The plain text of every visible row (tests read what the user sees)."""
