@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
+import pytest
 from ui_fakes import FakeEngine, make_entry
 from ui_helpers import SIZE, TODAY, demo_app, rows, type_query, wait_loaded, wait_until
 
@@ -16,6 +17,7 @@ from memtui.core.settings.config import Config
 from memtui.ui.app import MemtuiApp
 from memtui.ui.options import AppOptions
 from memtui.ui.widgets.query import QueryInput
+from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
     from memtui.core.live.engine import Engine
@@ -75,3 +77,40 @@ async def test_a_slow_search_still_shows_the_typed_text(tmp_path: Path) -> None:
             ),
         )
         assert "slow plan" in rows(app)[0]
+
+
+async def test_a_keystroke_s_echo_and_its_rows_go_out_in_one_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The list sends its rows to the screen from its own message queue: the hold is released
+    after it has, so the frame that echoes a letter also draws the rows it found (the paint
+    hook then fires after that frame, not after an echo-only one a frame before).
+
+    A frame is drawn and written in one go, so a callback the echo's drawing schedules runs
+    after that frame: by then the list must have drawn its current hits."""
+    drawn: list[object] = []
+    echoed: dict[str, bool] = {}
+    draw_row, draw_echo = ResultsList.render_line, QueryInput.render_line
+
+    def row(results: ResultsList, y: int) -> Any:
+        drawn.append(results.hits)
+        return draw_row(results, y)
+
+    def echo(query: QueryInput, y: int) -> Any:
+        value, results = query.value, query.screen.query_one(ResultsList)
+        if value not in echoed:
+            echoed[value] = False
+            query.call_later(lambda: echoed.update({value: any(h is results.hits for h in drawn)}))
+        return draw_echo(query, y)
+
+    monkeypatch.setattr(ResultsList, "render_line", row)
+    monkeypatch.setattr(QueryInput, "render_line", echo)
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        for typed in ("d", "de", "dep", "depl"):
+            await pilot.pause(0.05)  # past the next 60 Hz grid point: the frame is not waited for
+            await pilot.press(typed[-1])
+            await wait_until(pilot, lambda: app.painted_generation >= screen.generation)
+            await pilot.pause()
+            assert echoed.get(typed), (typed, echoed)

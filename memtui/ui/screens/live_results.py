@@ -244,9 +244,8 @@ class LiveResultsScreen(Screen[None]):
                 self._hide_banner()
         # A new query's top hit: let the list paint first (see DETAIL_DELAY_S).
         self.pane.defer_next(message.keep_id is None)
-        self.query_one(ResultsList).set_hits(
-            result.hits, keep_id=message.keep_id, browse=result.browse
-        )
+        results = self.query_one(ResultsList)
+        results.set_hits(result.hits, keep_id=message.keep_id, browse=result.browse)
         self._show_empty_state(result)
         indexing = self.engine is not None and not self.engine.index_ready
         self._set_status(
@@ -259,8 +258,8 @@ class LiveResultsScreen(Screen[None]):
             )
         )
         self._paint_chrome()  # the window's hidden count arrives with the first result
-        self.query_one(ResultsList).when_drawn(partial(self._painted, message.generation))
-        self.query_one(QueryInput).release_paint()
+        results.when_drawn(partial(self._painted, message.generation))
+        results.call_next(self.query_one(QueryInput).release_paint)  # after it sent its rows
 
     def _painted(self, generation: int) -> None:
         self.searches.mark_painted(generation)

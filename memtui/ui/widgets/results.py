@@ -18,8 +18,9 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from memtui.core.model import Entry, Hit
+from memtui.core.model import Entry, Hit, Source
 from memtui.core.search.hits import position_of
+from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import set_virtual_size
 from memtui.ui.widgets.result_row import RowKey, row_segments
@@ -39,24 +40,13 @@ class ResultsList(ScrollView, can_focus=True):
     """Ranked hits, one row each, with a keyboard/mouse cursor kept by entry id."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "results--cursor",
-        "results--mark",
-        "results--rank",
-        "results--score",
-        "results--title",
-        "results--code",
-        "results--date",
-        "results--path",
-        "results--bar-empty",
-        "results--relevance",
-        "results--source",
-        "results--recency",
-        "results--position",
-        "results--long_term",
-        "results--daily",
-        "results--note",
-        "results--load-line",
-        "results--gone",
+        f"results--{name}"
+        for name in (
+            *("cursor", "mark", "rank", "score", "title", "code", "date", "path", "bar-empty"),
+            *FACTOR_NAMES,  # the bar's pieces
+            *(source.value for source in Source),  # the source badges
+            *("load-line", "gone"),
+        )
     }
 
     DEFAULT_CSS = """
@@ -360,10 +350,10 @@ class ResultsList(ScrollView, can_focus=True):
     # --- rendering ----------------------------------------------------------------------------
 
     def when_drawn(self, callback: Callable[[], object]) -> None:
-        """Call `callback` after the frame that shows the current hits (after the next refresh
-        when none is to be drawn); a newer search's callback replaces an older one's. The
-        screen's own `call_after_refresh` could run before this list's update reached it."""
-        drawing = self.display and self.hits and self.scrollable_content_region.height
+        """Call `callback` after the frame that shows the current hits, or after the next refresh
+        if none is to be drawn (no room, no hits, drawn already, a screen on top): the screen's
+        own could run before this list's update reached it. A newer search's replaces it."""
+        drawing = self.display and self.hits and self.region.height and self.screen.is_current
         self._on_drawn = callback if drawing and self._drawn_hits is not self.hits else None
         if self._on_drawn is None:
             self.call_after_refresh(callback)
@@ -372,7 +362,10 @@ class ResultsList(ScrollView, can_focus=True):
         if self._drawn_hits is not self.hits:
             self._drawn_hits, drawn, self._on_drawn = self.hits, self._on_drawn, None
             if drawn is not None:
-                self.call_after_refresh(drawn)  # runs after this frame
+                self.call_later(drawn)  # runs once this frame is out
+        return self._row(y)
+
+    def _row(self, y: int) -> Strip:
         index = int(self.scroll_y) + y
         width = self.scrollable_content_region.width
         base = self._base_style()
@@ -444,7 +437,7 @@ class ResultsList(ScrollView, can_focus=True):
         """The plain text of every visible row (tests read what the user sees)."""
         height = self.scrollable_content_region.height
         return [
-            self.render_line(y).text.rstrip()
+            self._row(y).text.rstrip()
             for y in range(height)
             if int(self.scroll_y) + y < len(self.hits)
         ]
