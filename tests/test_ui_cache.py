@@ -90,7 +90,7 @@ async def test_a_warm_start_reads_no_text_on_the_event_loop(
     readers: list[str] = []
     read = CachedBodies._read
 
-    def recorded(bodies: CachedBodies, number: int) -> list[str] | None:
+    def recorded(bodies: CachedBodies, number: int) -> object:
         readers.append(threading.current_thread().name)
         return read(bodies, number)
 
