@@ -29,7 +29,7 @@ from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.warnings import WarningsScreen
 from memtui.ui.screens.weights import WeightsScreen
-from memtui.ui.textual_private import notices
+from memtui.ui.textual_private import notices, painted_strips
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.results import ResultsList
@@ -413,3 +413,26 @@ async def test_edit_without_a_terminal_says_so_instead_of_crashing() -> None:
         await pilot.pause()
         assert app.is_running
         assert any("editor" in notice for notice in notices(app))
+
+
+async def test_moving_up_in_a_scrolled_list_moves_the_highlight_on_screen() -> None:
+    """Scrolled down, a move that does not scroll repaints the old and the new cursor row:
+    Textual's `refresh_line` takes a line of the list, and a screen line was passed, so the
+    highlight stayed on the old row while the entry pane followed the new one."""
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        results = app.screen.query_one(ResultsList)
+        results.focus()
+        await pilot.press(*["j"] * 30)
+        await pilot.pause()
+        assert results.scroll_y > 0
+        await pilot.press("k", "k", "k")
+        await pilot.pause()
+        cursor = results.get_component_rich_style("results--cursor").bgcolor
+        highlighted = [
+            strip.text.split("│")[1].split()[0]
+            for strip in painted_strips(app.screen)
+            if any(segment.style and segment.style.bgcolor == cursor for segment in strip)
+        ]
+        assert highlighted == [str(results.cursor + 1)]

@@ -189,7 +189,7 @@ class ResultsList(ScrollView, can_focus=True):
         for y in range(self.scrollable_content_region.height):
             if self._painted_rows.get(y, _UNPAINTED) != self._row_key(top + y, width):
                 drawn = False
-                self.refresh_line(y)
+                self.refresh_line(top + y)  # Textual's refresh_line takes a line of the list
         if drawn:
             self._drawn_hits = self.hits  # the rows on screen already show these hits
 
@@ -213,8 +213,8 @@ class ResultsList(ScrollView, can_focus=True):
         old = self.cursor
         self.cursor = index
         self.moved_by_user = True
-        self.refresh_line(old - int(self.scroll_y))
-        self.refresh_line(index - int(self.scroll_y))
+        self.refresh_line(old)
+        self.refresh_line(index)
         self._scroll_cursor_into_view()
         self._announce()
 
