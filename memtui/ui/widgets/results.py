@@ -143,8 +143,9 @@ class ResultsList(ScrollView, can_focus=True):
         """The hits are listed newest first (no query terms): rows show dates, not scores."""
         self.gone: frozenset[str] = frozenset()
         """The `Entry.root` of entries whose folder is gone (`set_gone`)."""
-        self._drawn_hits: Sequence[Hit] | None = None
-        """The hits the list last drew rows of (or had nothing to redraw for)."""
+        self._hits_set = self._drawn_set = 0
+        """How many times hits were set, and which of those the rows last drawn show (a count,
+        not the hits: those would keep a removed file's entries alive)."""
         self._on_drawn: Callable[[], object] | None = None
 
     # --- data ---------------------------------------------------------------------------------
@@ -163,6 +164,7 @@ class ResultsList(ScrollView, can_focus=True):
         50,000 matches costs what the visible rows cost.
         """
         self.hits = hits
+        self._hits_set += 1
         self.browse = browse
         index = 0
         if keep_id is not None:
@@ -191,7 +193,7 @@ class ResultsList(ScrollView, can_focus=True):
                 drawn = False
                 self.refresh_line(top + y)  # Textual's refresh_line takes a line of the list
         if drawn:
-            self._drawn_hits = self.hits  # the rows on screen already show these hits
+            self._drawn_set = self._hits_set  # the rows on screen already show these hits
 
     def _announce(self) -> None:
         hit = self.selected
@@ -354,13 +356,13 @@ class ResultsList(ScrollView, can_focus=True):
         if none is to be drawn (no room, no hits, drawn already, a screen on top): the screen's
         own could run before this list's update reached it. A newer search's replaces it."""
         drawing = self.display and self.hits and self.region.height and self.screen.is_current
-        self._on_drawn = callback if drawing and self._drawn_hits is not self.hits else None
+        self._on_drawn = callback if drawing and self._drawn_set != self._hits_set else None
         if self._on_drawn is None:
             self.call_after_refresh(callback)
 
     def render_line(self, y: int) -> Strip:
-        if self._drawn_hits is not self.hits:
-            self._drawn_hits, drawn, self._on_drawn = self.hits, self._on_drawn, None
+        if self._drawn_set != self._hits_set:
+            self._drawn_set, drawn, self._on_drawn = self._hits_set, self._on_drawn, None
             if drawn is not None:
                 self.call_later(drawn)  # runs once this frame is out
         return self._row(y)
