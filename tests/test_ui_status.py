@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -167,17 +168,24 @@ def test_the_session_cost_is_an_estimate_and_comes_last() -> None:
 
 async def test_the_session_cost_follows_the_files(tmp_path: Path) -> None:
     """The header's session cost is counted again when a file loaded at start changes."""
-    (tmp_path / "MEMORY.md").write_text("## Index\n" + "x" * 400 + "\n")
+    memory = tmp_path / "MEMORY.md"
+    memory.write_text("## Index\n" + "x" * 400 + "\n")
     app = build_app(str(tmp_path), deterministic=False)
     async with app.run_test(size=(160, 30)) as pilot:
         await wait_loaded(pilot, app)
         assert "loads ≈102 tokens/session" in static_text(app, "#app-status")
-        (tmp_path / "MEMORY.md").write_text("## Index\n" + "x" * 4000 + "\n")
-        await wait_until(
-            pilot,
-            lambda: "loads ≈1.0k tokens/session" in static_text(app, "#app-status"),
-            steps=1_000,
-        )
+        counted = False
+        for extra in range(3):  # a write before the native watcher is armed goes unseen (CI)
+            memory.write_text("## Index\n" + "x" * (4000 + extra) + "\n")
+            with contextlib.suppress(AssertionError):
+                await wait_until(
+                    pilot,
+                    lambda: "loads ≈1.0k tokens/session" in static_text(app, "#app-status"),
+                    steps=400,
+                )
+                counted = True
+                break
+        assert counted
 
 
 def test_the_query_status_gives_way_in_its_stated_order() -> None:
