@@ -143,6 +143,8 @@ class ResultsList(ScrollView, can_focus=True):
         """The hits are listed newest first (no query terms): rows show dates, not scores."""
         self.gone: frozenset[str] = frozenset()
         """The `Entry.root` of entries whose folder is gone (`set_gone`)."""
+        self._hits_forgotten = False
+        """`forget_rows` was called and no hits came since: their rows are drawn, not kept."""
         self._hits_set = self._drawn_set = 0
         """How many times hits were set, and which of those the rows last drawn show (a count,
         not the hits: those would keep a removed file's entries alive)."""
@@ -165,6 +167,7 @@ class ResultsList(ScrollView, can_focus=True):
         """
         self.hits = hits
         self._hits_set += 1
+        self._hits_forgotten = False
         self.browse = browse
         index = 0
         if keep_id is not None:
@@ -337,6 +340,7 @@ class ResultsList(ScrollView, can_focus=True):
         rewritten as it grows) must not be kept alive by a cache."""
         self._strips.clear()
         self._painted_rows.clear()
+        self._hits_forgotten = True  # until new hits come, a repaint of these keeps nothing
 
     def _restyle(self) -> None:
         self._styles.clear()
@@ -376,7 +380,7 @@ class ResultsList(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         key = self._row_key(index, width)
         assert key is not None
-        self._painted_rows[y] = key
+        self._painted_rows[y] = None if self._hits_forgotten else key
         strip = self._strips.get(key)
         if strip is None:
             segments = row_segments(
@@ -398,7 +402,8 @@ class ResultsList(ScrollView, can_focus=True):
             strip = Strip(list(Segment.simplify(line)), width)
             if len(self._strips) >= STRIP_CACHE_ROWS:
                 del self._strips[next(iter(self._strips))]  # the oldest
-            self._strips[key] = strip
+            if not self._hits_forgotten:
+                self._strips[key] = strip
         return strip
 
     def _row_key(self, index: int, width: int) -> RowKey | None:
