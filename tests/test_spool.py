@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
 
-from memtui.core.cache import spool
+from memtui.core.cache import entry_table, spool
 from memtui.core.cache.entry_table import CACHE_DAMAGED, TableView
 from memtui.core.cache.folder import CacheFolder, default_cache_folder
 from memtui.core.live import file_spool
@@ -61,6 +61,21 @@ def test_loading_and_indexing_make_no_entry_to_keep(memory_root: Path, made: lis
     engine.build_index()
     assert len(made) == len(engine)
     assert isinstance(engine._index.entries.base, TableView)
+
+
+def test_the_tables_together_keep_a_bounded_number_of_converted_rows(
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build makes every entry of every table once; the rows' converted numbers it leaves
+    behind are bounded for all tables together, not per table (a cold load has many)."""
+    monkeypatch.setattr(file_spool, "SPOOL_ROWS", 1)
+    monkeypatch.setattr(entry_table, "NUMBER_CHUNKS", 3)
+    monkeypatch.setattr(entry_table, "_converted", {})
+    engine = _spooled_engine(memory_root)
+    engine.build_index()
+    assert len({id(view.table) for view in _views(engine) if isinstance(view, TableView)}) > 3
+    assert len(entry_table._converted) <= 3
+    assert_same_engine(engine, fresh_engine(memory_root))
 
 
 def test_the_spooled_cache_is_the_cache_of_entries_in_memory(memory_root: Path) -> None:

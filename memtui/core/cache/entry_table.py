@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import itertools
 import os
 import weakref
 import zlib
@@ -40,7 +41,13 @@ Rows = range | IntArray
 NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
 """The number columns an entry is made of, in `EntryTable.entry`'s order."""
 NUMBER_CHUNKS = 64
-"""Chunks of rows whose numbers stay converted (`EntryTable._numbers_of`): ~1 MB at most."""
+"""Chunks of rows whose numbers stay converted (`EntryTable._numbers_of`), all tables together:
+~1 MB at most."""
+_converted: dict[tuple[int, int], list[tuple[int, ...]]] = {}
+"""The chunks converted last, oldest first, by (table number, chunk). One bound for every table:
+a cold load makes a table per SPOOL_ROWS entries, and NUMBER_CHUNKS each kept every row of
+50,000 after the index build read them (~4 MB more than a warm start, which has one table)."""
+_table_numbers = itertools.count()
 
 
 BODY_PIECE = 64
@@ -164,9 +171,8 @@ class EntryTable:
         self._shared: dict[Any, Any] = {}
         """Equal tags, metadata and warnings made once (a file's entries repeat them). Not
         heading paths: nearly every entry has its own, and kept here every one made stayed."""
-        self._number_rows: dict[int, list[tuple[int, ...]]] = {}
-        """The chunks of rows converted last, at most NUMBER_CHUNKS (the pages of hits a search
-        shows): kept for every chunk, a cold build's walk held ~10 MB of them at 50k."""
+        self._number = next(_table_numbers)
+        """This table's key in `_converted` (never reused, unlike `id`)."""
         self._chars: IntArray | None = None
         self._qualified: list[str] | None = None
         self._held: weakref.WeakValueDictionary[int, Entry] = weakref.WeakValueDictionary()
@@ -228,14 +234,15 @@ class EntryTable:
         time when one of them is first made (one numpy scalar at a time cost more than the
         rest of making the entry)."""
         chunk, at = divmod(row, BODY_PIECE)
-        kept = self._number_rows
-        rows = kept.get(chunk)
+        key = (self._number, chunk)
+        rows = _converted.get(key)
         if rows is None:
             window = slice(chunk * BODY_PIECE, (chunk + 1) * BODY_PIECE)
             columns = [self.numbers[name][window].tolist() for name in NUMBER_ORDER]
-            rows = kept[chunk] = list(zip(*columns, strict=True))
-            if len(kept) > NUMBER_CHUNKS:
-                kept.pop(next(iter(kept)), None)  # the oldest (another thread may have)
+            rows = _converted[key] = list(zip(*columns, strict=True))
+            if len(_converted) > NUMBER_CHUNKS:
+                with contextlib.suppress(RuntimeError, StopIteration):  # another thread's turn
+                    _converted.pop(next(iter(_converted)), None)  # the oldest
         row_numbers: tuple[int, ...] = rows[at]
         return row_numbers
 
