@@ -9,6 +9,7 @@ memtui's use still fits, update the fingerprint.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import hashlib
 import inspect
@@ -24,13 +25,16 @@ from textual.app import App, ComposeResult
 from textual.color import Color
 from textual.geometry import Size
 from textual.reactive import Reactive
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
+    PromptScreen,
     QuietInput,
     forget_styles_caches,
     notices,
@@ -52,6 +56,9 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
         "d2509f3e796680df",
     ),
     "Input._watch_value (QuietInput)": (Input._watch_value, "ffa57a58cea18cc5"),
+    "Screen._on_timer_update (PromptScreen)": (Screen._on_timer_update, "421401660de142c5"),
+    "Screen._on_idle (PromptScreen)": (Screen._on_idle, "05781131b10da971"),
+    "Timer._run (PromptScreen)": (Timer._run, "60c942a84c1a8765"),
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
@@ -87,6 +94,37 @@ class Sample(App[None]):
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.changes.append(event.value)
+
+
+class Shown(PromptScreen):
+    def compose(self) -> ComposeResult:
+        yield Static("before")
+
+
+class PromptSample(App[None]):
+    def get_default_screen(self) -> Screen[Any]:
+        return Shown()
+
+
+async def test_a_prompt_screen_sends_the_frame_it_is_asked_for_without_the_update_timer() -> None:
+    """`paint_promptly` sends the next frame from the screen's own idle: with the update
+    timer stopped, a change stays unpainted until it is asked for."""
+    async with PromptSample().run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, Shown)
+        screen._update_timer.stop()
+        screen.query_one(Static).update("after")
+        await asyncio.sleep(0.1)  # not `Pilot.pause`, which itself sends a frame
+        last_frame = screen._last_frame_at
+        assert screen._dirty_widgets, "painted without the timer, unasked"
+        screen.paint_promptly()
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if screen._last_frame_at > last_frame:
+                break
+        assert not screen._dirty_widgets and screen._last_frame_at > last_frame
+        assert painted_strips(screen)[0].text.startswith("after")
 
 
 async def test_update_scrollbars_shows_and_hides_the_bar_for_a_new_virtual_size() -> None:

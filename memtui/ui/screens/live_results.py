@@ -19,7 +19,6 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import Input, Static
 
 from memtui.core.live.allocator import give_back_memory
@@ -35,6 +34,7 @@ from memtui.ui.handoff import unmarked_notice
 from memtui.ui.heap import settle_heap
 from memtui.ui.idle import IdleJobs
 from memtui.ui.options import AppOptions
+from memtui.ui.textual_private import PromptScreen
 from memtui.ui.watching import Watching
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.footer import KeysFooter
@@ -49,7 +49,7 @@ class Panes(Horizontal):
     BINDINGS: ClassVar[list[BindingType]] = PANE_BINDINGS
 
 
-class LiveResultsScreen(Screen[None]):
+class LiveResultsScreen(PromptScreen):
     """Query on top, results left, entry and breakdown right, kept current."""
 
     def __init__(self, options: AppOptions, link: AppLink) -> None:

@@ -19,7 +19,7 @@ from memtui.core.search.facets import Facets
 from memtui.core.settings.history import HistoryCursor, load_history, remembered, write_history
 from memtui.ui import widths
 from memtui.ui.filters import SEARCH_HINT, filter_hint
-from memtui.ui.textual_private import QuietInput
+from memtui.ui.textual_private import PromptScreen, QuietInput
 from memtui.ui.widgets.lines import set_virtual_size
 
 PAINT_HOLD_S = 1 / 30
@@ -220,6 +220,8 @@ class QueryInput(QuietInput):
         hold, self._paint_hold = self._paint_hold, None
         if hold is not None:
             hold.close()
+            if isinstance(self.screen, PromptScreen):
+                self.screen.paint_promptly()  # not at the update timer's next tick
 
 
 def _editing_keys() -> dict[str, str]:
