@@ -9,11 +9,14 @@ import pytest
 
 from memtui.cli import main
 from memtui.core.health.settings import LoadLine
+from memtui.core.live.roots import MemoryRoot
 from memtui.core.places.loads import (
     LoadType,
     biggest,
     load_type,
     loaded_chars,
+    root_load,
+    root_session_chars,
     session_load,
     tokens_text,
 )
@@ -69,6 +72,35 @@ def test_auto_memory_index_past_its_cap_loses_the_rest(tmp_path: Path) -> None:
     assert topic.load is LoadType.ON_DEMAND and topic.loaded == 0
     assert load.chars == index.loaded and load.tokens == round(index.loaded / 4)
     assert biggest([("x", index), ("x", topic)]) == [("x", index)]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["", "claude-code", "claude-md", "gemini-md", "memory-bank", "openclaw", "workspace", "serena"],
+)
+@pytest.mark.parametrize("only", [(), ("MEMORY.md", "memory")])
+def test_the_header_s_session_count_is_the_whole_report_s(
+    tmp_path: Path, kind: str, only: tuple[str, ...]
+) -> None:
+    """Scanning only the root's own folder where nothing deeper may load at start gives the
+    same characters as the full report, with files of loaded names in subfolders too."""
+    for path in (
+        "MEMORY.md",
+        "AGENTS.md",
+        "SOUL.md",
+        "CLAUDE.md",
+        "activeContext.md",
+        "memory/MEMORY.md",
+        "memory/AGENTS.md",
+        "memory/2026-11-20.md",
+        "rules/style.md",
+        ".claude/rules/api.md",
+        "deep/er/notes.md",
+    ):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(f"# {path}\n" + "word " * 40 * len(path) + "\n")
+    root = MemoryRoot("r", tmp_path, only, kind)
+    assert root_session_chars(root) == root_load(root).chars
 
 
 def test_tokens_are_labelled_as_an_estimate() -> None:

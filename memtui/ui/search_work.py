@@ -17,7 +17,7 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.health.check import load_line_cuts
 from memtui.core.live.engine import Engine
 from memtui.core.live.tuning import MAX_SESSION_BOOST
-from memtui.core.places.loads import root_load
+from memtui.core.places.loads import root_session_chars
 from memtui.core.search.hits import position_of
 from memtui.core.search.query import QueryError
 from memtui.ui import messages
@@ -126,7 +126,7 @@ def load_lines(engine: Engine) -> messages.LoadLinesChecked:
 def session_chars(options: AppOptions) -> int:
     """What the agent loads of the open memory at every session start, in characters (reads
     only the few files loaded at start)."""
-    return sum(root_load(root).chars for root in options.open_roots)
+    return sum(root_session_chars(root) for root in options.open_roots)
 
 
 def apply_changes(engine: Engine, paths: list[Path]) -> messages.ChangesApplied:

@@ -137,8 +137,9 @@ def scan_scope(root: Path, scope: str) -> Scan:
     return scan
 
 
-def walk_tree(root: Path, start: str) -> Scan:
-    """Scan a folder subtree with an explicit stack (no recursion)."""
+def walk_tree(root: Path, start: str, *, descend: bool = True) -> Scan:
+    """Scan a folder subtree with an explicit stack (no recursion); with `descend` False the
+    folder's own files only (its subfolders are neither scanned nor recorded)."""
     scan = Scan({}, {})
     stack = [(start, start.count("/") + 1 if start else 0)]
     while stack:
@@ -164,6 +165,8 @@ def walk_tree(root: Path, start: str) -> Scan:
                     scan.skipped[path] = f"cannot stat ({exc.strerror or exc})"
                 continue
             if stat.S_ISDIR(info.st_mode):
+                if not descend:
+                    continue
                 if item.name in IGNORED_FOLDERS:
                     scan.skipped[path] = f"ignored folder ({item.name})"
                 elif depth + 1 > MAX_DEPTH:
