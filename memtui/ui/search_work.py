@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,30 +87,39 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
 
 
 FIRST_ROWS = 60
-"""Hits made on the worker before a search is shown: the rows of a terminal up to 60 lines. Making a
-hit's entry may read its text back from the cache file (`core.cache.entry_table`), and its
-factor bar is worked out from the scoring arrays, neither of which may happen on the event loop
-(both were most of a keystroke's repaint); the hits keep what was made. Scrolling further makes
-the rest."""
+"""Hits made on the worker before a search is shown when the list has no size yet; else as
+many as it has rows. Making a hit's entry may read its text back from the cache file
+(`core.cache.entry_table`), and its factor bar is worked out from the scoring arrays, neither
+of which may happen on the event loop (both were most of a keystroke's repaint); the hits keep
+what was made. Scrolling further makes the rest. Hits made beyond the rows shown were nearly
+half of a keystroke's worker time in a 40-line terminal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """One search the list asks for: `rows` is how many rows it shows (FIRST_ROWS)."""
+
+    generation: int
+    query: str
+    keep_id: str | None
+    rows: int = FIRST_ROWS
 
 
 def search(
-    engine: Engine,
-    generation: int,
-    query: str,
-    keep_id: str | None,
-    outdated: Callable[[int], bool],
+    engine: Engine, asked: Search, outdated: Callable[[int], bool]
 ) -> messages.SearchDone | messages.SearchFailed | None:
-    """Rank `query`; None when a newer search was requested before or during this one."""
+    """Rank the query and make the hits of the list's first rows; None when a newer search
+    was requested before or during this one."""
+    generation, keep_id = asked.generation, asked.keep_id
     if outdated(generation):
         return None
     try:
-        result = engine.search(query)
+        result = engine.search(asked.query)
     except QueryError as exc:
         return messages.SearchFailed(generation, str(exc))
     if outdated(generation):
         return None
-    first = result.hits[:FIRST_ROWS]  # made here, so the list paints them without reading
+    first = result.hits[: asked.rows]  # made here, so the list paints them without reading
     for hit in first:
         hit.contributions  # noqa: B018 (worked out here and kept by the hit, see FIRST_ROWS)
     if keep_id is not None and all(hit.entry.id != keep_id for hit in first):

@@ -213,11 +213,13 @@ class LiveResultsScreen(PromptScreen):
             keep_id = self._last_selected_id  # the list emptied (root gone): come back to it
         if keep_id is not None:
             self._last_selected_id = keep_id
-        self.run_search(self.engine, self.searches.next(), self.query_text, keep_id)
+        rows = results.scrollable_content_region.height or search_work.FIRST_ROWS
+        asked = search_work.Search(self.searches.next(), self.query_text, keep_id, rows)
+        self.run_search(self.engine, asked)
 
     @work(thread=True, exclusive=True, group="search")
-    def run_search(self, engine: Engine, generation: int, query: str, keep_id: str | None) -> None:
-        message = search_work.search(engine, generation, query, keep_id, self.searches.outdated)
+    def run_search(self, engine: Engine, asked: search_work.Search) -> None:
+        message = search_work.search(engine, asked, self.searches.outdated)
         if message is not None:
             self.post_message(message)
         if isinstance(message, messages.SearchDone):
@@ -361,11 +363,9 @@ class LiveResultsScreen(PromptScreen):
         )
 
     def _keep_focus_on_a_live_widget(self, results: ResultsList, *, showing: bool) -> None:
-        """Focus never stays on a list that is about to vanish, and comes back with it.
-
-        A hidden widget keeps focus in Textual, so the footer would go blank and no key would
-        act; the query box takes over until the results return (unless the user has moved on).
-        """
+        """Focus never stays on a list that is about to vanish, and comes back with it: a hidden
+        widget keeps focus in Textual, so the footer would go blank and no key would act; the
+        query box takes over until the results return (unless the user has moved on)."""
         if not showing and self.focused is results:
             self._results_had_focus = True
             self.query_one(QueryInput).take_focus()
