@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,6 +17,7 @@ from memtui.ui.load_line import BADGE
 from memtui.ui.widgets.result_row import (
     MARK_GLYPH,
     TITLE_FIRST_CELLS,
+    RowCache,
     compact_path,
     path_column_width,
     row_segments,
@@ -168,3 +171,36 @@ def test_while_browsing_a_row_shows_its_date_where_the_score_would_be(
     assert browsing.startswith(f" 1 {shown} Deploy")
     assert "0.27" not in browsing and "▆" not in browsing
     assert "2026-11-01 daily" not in browsing  # no second date column (the path may say it)
+
+
+@pytest.mark.parametrize("width", [30, 60, 140])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"cursor_style": Style(bgcolor="blue"), "marked": True},
+        {"past_load_line": True, "gone": True},
+        {"browse": True, "marked": False},
+    ],
+)
+def test_cached_rows_are_the_rows_laid_out_each_time(
+    width: int, options: dict[str, object]
+) -> None:
+    """A row from the cache is `row_segments` with the list's base style applied, also when
+    its entry's part was kept from the same entry at another rank and score."""
+    base = Style(color="green", bgcolor="black")
+    cache = RowCache(8)
+    entry = make_entry(3, "Deploy `billing-api` v2.15.1", "Deployed to staging, then prod.")
+    settings: dict[str, Any] = {
+        "cursor_style": None,
+        "past_load_line": False,
+        "gone": False,
+        "browse": False,
+        "marked": None,
+        **options,
+    }
+    for rank, score in ((1, 0.91), (2, 0.87), (12, 0.5)):
+        hit = make_hit(rank, entry, score=score)
+        laid_out = row_segments(hit, width, rank_width=2, style=style_of, **settings)
+        cached = cache.row(hit, width, base, rank_width=2, style=style_of, **settings)
+        assert cached == list(Segment.apply_style(laid_out, base))

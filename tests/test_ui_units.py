@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.segment import Segment
+from rich.style import Style
 from textual.app import App, ComposeResult
 from ui_fakes import FakeEngine, make_entry, make_hit
 
@@ -27,8 +28,8 @@ from memtui.ui.options import AppOptions
 from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
-from memtui.ui.widgets import lines, result_row
-from memtui.ui.widgets import results as results_module
+from memtui.ui.widgets import lines
+from memtui.ui.widgets.result_row import RowCache
 from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
@@ -232,16 +233,18 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(
             yield ResultsList(id="results")
 
     rendered: list[int] = []
-    original = result_row.row_segments
+    original = RowCache.row
 
-    def counting(hit: Hit, width: int, **options: Any) -> list[Segment]:
+    def counting(
+        cache: RowCache, hit: Hit, width: int, base: Style, **options: Any
+    ) -> list[Segment]:
         rendered.append(1)
-        return original(hit, width, **options)
+        return original(cache, hit, width, base, **options)
 
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:
         results = app.query_one(ResultsList)
-        monkeypatch.setattr(results_module, "row_segments", counting)
+        monkeypatch.setattr(RowCache, "row", counting)
         results.set_hits(hits, keep_id="e400")
         await pilot.pause()
         assert results.selected is not None and results.selected.entry.id == "e400"

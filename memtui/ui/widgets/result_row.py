@@ -13,6 +13,7 @@ from collections.abc import Callable
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from textual.strip import Strip
 
 from memtui.core.cite import date_label
 from memtui.core.model import Entry, Hit, Source
@@ -111,35 +112,132 @@ def row_segments(
     Built as segments directly (no Rich layout pass): this runs for every visible row on
     every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
     """
-    cursor = cursor_style is not None
-    base = cursor_style or Style()
-    base_colour = Style(color=base.color)
-    dimmed = style("results--gone") if gone else None
-    segments: list[Segment] = []
+    lead, fixed = _lead(hit, width, rank_width, style, cursor_style, marked, gone, browse)
+    part = _entry_part(hit.entry, width, fixed, style, cursor_style, past_load_line, gone, browse)
+    return lead + part
+
+
+class RowCache:
+    """The list's rendered rows, and the entry's part of each (title to path) as laid out.
+
+    `strips` holds rows by everything a row shows (`RowKey`). They are kept across reranks:
+    typing a word's next letter usually keeps most visible rows as they were. The next
+    keystroke's other rows are mostly the same entries at other ranks and scores, and the
+    entry's part, kept by entry and layout, was most of a row's cost. Both hold entries: the
+    list clears them together.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self.strips: dict[RowKey, Strip] = {}
+        self._parts: dict[tuple[object, ...], list[Segment]] = {}
+
+    def clear(self) -> None:
+        self.strips.clear()
+        self._parts.clear()
+
+    def row(
+        self,
+        hit: Hit,
+        width: int,
+        base: Style,
+        *,
+        rank_width: int,
+        style: StyleOf,
+        cursor_style: Style | None,
+        marked: bool | None,
+        past_load_line: bool,
+        gone: bool,
+        browse: bool,
+        keep: bool = True,
+    ) -> list[Segment]:
+        """`row_segments` of these, each segment's style on top of `base`; the entry's part is
+        kept only with `keep` (not for rows of hits the list has let go of)."""
+        lead, fixed = _lead(hit, width, rank_width, style, cursor_style, marked, gone, browse)
+        key = (hit.entry, width, fixed, cursor_style, past_load_line, gone, browse)
+        part = self._parts.get(key)
+        if part is None:
+            made = _entry_part(
+                hit.entry, width, fixed, style, cursor_style, past_load_line, gone, browse
+            )
+            part = list(Segment.apply_style(made, base))
+            if len(self._parts) >= self._size:
+                del self._parts[next(iter(self._parts))]  # the oldest
+            if keep:
+                self._parts[key] = part
+        return [*Segment.apply_style(lead, base), *part]
+
+
+def _adder(
+    segments: list[Segment], style: StyleOf, cursor_style: Style | None, gone: bool
+) -> Callable[..., None]:
+    """`add(text, style, drawing=False)` appending to `segments`. On the cursor row text takes
+    the cursor's colour (the theme keeps that readable on the cursor's background); a `drawing`
+    (the bar) keeps its own. A gone folder's row is dimmed: its text in the dimmed colour, its
+    bar faint. A plain row (most of them) only appends."""
+    if cursor_style is not None:
+        colour = Style(color=cursor_style.color)
+
+        def add_on_cursor(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+            piece_style = cursor_style + piece_style
+            segments.append(Segment(text, piece_style if drawing else piece_style + colour))
+
+        return add_on_cursor
+    if gone:
+        dimmed, faint = style("results--gone"), Style(dim=True)
+
+        def add_dimmed(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+            segments.append(Segment(text, piece_style + (faint if drawing else dimmed)))
+
+        return add_dimmed
 
     def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
-        """On the cursor row text takes the cursor's colour (the theme keeps that readable
-        on the cursor's background); a `drawing` (the bar) keeps its own. A gone folder's
-        row is dimmed: its text in the dimmed colour, its bar faint."""
-        if dimmed is not None and not cursor:
-            piece_style += Style(dim=True) if drawing else dimmed
-        if cursor:
-            piece_style = base + piece_style + (Style() if drawing else base_colour)
         segments.append(Segment(text, piece_style))
 
-    entry = hit.entry
+    return add
+
+
+def _lead(
+    hit: Hit,
+    width: int,
+    rank_width: int,
+    style: StyleOf,
+    cursor_style: Style | None,
+    marked: bool | None,
+    gone: bool,
+    browse: bool,
+) -> tuple[list[Segment], int]:
+    """The row's gutter, rank and score area, and the cells they take with the space after."""
+    segments: list[Segment] = []
+    add = _adder(segments, style, cursor_style, gone)
     gutter = 0 if marked is None else 2
     if marked is not None:
         add(f"{MARK_GLYPH if marked else ' '} ", style("results--mark"))
     add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
     bar_cells = BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
-    date = date_label(entry)[:10].ljust(10)
+    date = date_label(hit.entry)[:10].ljust(10) if browse else ""
     lead = _score_area(hit, date, bar_cells, browse=browse)
     for text, component, drawing in lead:
         add(text, style(component), drawing=drawing)
     score_cells = sum(len(text) for text, _, _ in lead) - 1
-    date = "" if browse else date  # while browsing it is shown in front
-    fixed = gutter + rank_width + 1 + score_cells + 1
+    return segments, gutter + rank_width + 1 + score_cells + 1
+
+
+def _entry_part(
+    entry: Entry,
+    width: int,
+    fixed: int,
+    style: StyleOf,
+    cursor_style: Style | None,
+    past_load_line: bool,
+    gone: bool,
+    browse: bool,
+) -> list[Segment]:
+    """The row after its score area, `fixed` cells in: root tag, gone glyph, load-line badge,
+    title, file name, date, source badge, path."""
+    segments: list[Segment] = []
+    add = _adder(segments, style, cursor_style, gone)
+    date = "" if browse else date_label(entry)[:10].ljust(10)  # while browsing it is in front
     badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
     meta_width = (len(date) + 1 if date else 0) + len(badge) + 1
     show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
@@ -164,6 +262,7 @@ def row_segments(
     if cell_len(suffix) > title_width - title_cells:
         suffix = ""  # a cut file name (`· 2026-10-2…`) says nothing: the title keeps the room
     suffix = fit(suffix, title_width - title_cells)
+    cursor = cursor_style is not None
     title_style = style("results--title") + Style(bold=True) if cursor else style("results--title")
     if tag:
         add(tag, style("results--path"))

@@ -23,7 +23,7 @@ from memtui.core.search.hits import position_of
 from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import set_virtual_size
-from memtui.ui.widgets.result_row import RowKey, row_segments
+from memtui.ui.widgets.result_row import RowCache, RowKey
 
 STRIP_CACHE_ROWS = 400
 """Rendered rows kept (the oldest go first): a few screens' worth, what a rerank or a scroll
@@ -131,9 +131,7 @@ class ResultsList(ScrollView, can_focus=True):
         self.always_gutter = False
         """Show the mark gutter even with nothing marked (`memtui pick`, where marking is the
         point); otherwise it appears with the first mark, so the usual rows keep their room."""
-        self._strips: dict[RowKey, Strip] = {}
-        """Rendered rows by everything a row shows. Kept across reranks: typing a word's next
-        letter usually keeps most visible rows as they were, and those are not rebuilt."""
+        self._rows = RowCache(STRIP_CACHE_ROWS)
         self._styles: dict[str, Style] = {}
         self._painted_rows: dict[int, RowKey | None] = {}
         """What each screen line (y) showed when last painted."""
@@ -338,13 +336,13 @@ class ResultsList(ScrollView, can_focus=True):
         """Drop the rendered rows and what each line showed (the next hits repaint them all):
         their keys hold entries, and after files changed the old entries (a 4 MB one,
         rewritten as it grows) must not be kept alive by a cache."""
-        self._strips.clear()
+        self._rows.clear()
         self._painted_rows.clear()
         self._hits_forgotten = True  # until new hits come, a repaint of these keeps nothing
 
     def _restyle(self) -> None:
         self._styles.clear()
-        self._strips.clear()
+        self._rows.clear()
         self.refresh()
 
     def _style(self, name: str) -> Style:
@@ -381,11 +379,12 @@ class ResultsList(ScrollView, can_focus=True):
         key = self._row_key(index, width)
         assert key is not None
         self._painted_rows[y] = None if self._hits_forgotten else key
-        strip = self._strips.get(key)
+        strip = self._rows.strips.get(key)
         if strip is None:
-            segments = row_segments(
+            segments = self._rows.row(
                 self.hits[index],
                 width,
+                base,
                 rank_width=key[4],
                 style=self._style,
                 cursor_style=self._cursor_style() if index == self.cursor else None,
@@ -393,17 +392,16 @@ class ResultsList(ScrollView, can_focus=True):
                 past_load_line=key[8],
                 gone=key[9],
                 browse=key[10],
+                keep=not self._hits_forgotten,
             )
             # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
             # each; done on the segments, a row costs one.
-            line = Segment.adjust_line_length(
-                list(Segment.apply_style(segments, base)), width, base
-            )
+            line = Segment.adjust_line_length(segments, width, base)
             strip = Strip(list(Segment.simplify(line)), width)
-            if len(self._strips) >= STRIP_CACHE_ROWS:
-                del self._strips[next(iter(self._strips))]  # the oldest
+            if len(self._rows.strips) >= STRIP_CACHE_ROWS:
+                del self._rows.strips[next(iter(self._rows.strips))]  # the oldest
             if not self._hits_forgotten:
-                self._strips[key] = strip
+                self._rows.strips[key] = strip
         return strip
 
     def _row_key(self, index: int, width: int) -> RowKey | None:
