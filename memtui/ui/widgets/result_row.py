@@ -9,6 +9,7 @@ badge, path.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -45,6 +46,9 @@ RowKey = tuple[
 contributions, rank column width, is cursor, width, is marked (None: no mark gutter), is past
 its agent's load line (the badge), its folder is gone (dimmed), browsing (dates, not scores).
 The entry itself, not its id: an edited entry keeps its id and must not show its old title."""
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 StyleOf = Callable[[str], Style]
 """A component class name (`results--title`) -> its style, as the list's CSS resolves it."""
@@ -136,6 +140,10 @@ class RowCache:
         self.strips.clear()
         self._parts.clear()
 
+    def keep_strip(self, key: RowKey, strip: Strip) -> None:
+        """Keep a rendered row (the oldest goes first once the cache is full)."""
+        _keep(self.strips, key, strip, self._size)
+
     def row(
         self,
         hit: Hit,
@@ -161,11 +169,16 @@ class RowCache:
                 hit.entry, width, fixed, style, cursor_style, past_load_line, gone, browse
             )
             part = list(Segment.apply_style(made, base))
-            if len(self._parts) >= self._size:
-                del self._parts[next(iter(self._parts))]  # the oldest
             if keep:
-                self._parts[key] = part
+                _keep(self._parts, key, part, self._size)
         return [*Segment.apply_style(lead, base), *part]
+
+
+def _keep(cache: dict[K, V], key: K, value: V, size: int) -> None:
+    """Put `value` in `cache`, first dropping the oldest if `size` are kept already."""
+    if len(cache) >= size:
+        del cache[next(iter(cache))]
+    cache[key] = value
 
 
 def _adder(
@@ -237,7 +250,8 @@ def _entry_part(
     title, file name, date, source badge, path."""
     segments: list[Segment] = []
     add = _adder(segments, style, cursor_style, gone)
-    date = "" if browse else date_label(entry)[:10].ljust(10)  # while browsing it is in front
+    label = date_label(entry)[:10]
+    date = "" if browse else label.ljust(10)  # while browsing it is in front
     badge = SOURCE_LABEL.get(entry.source, "?").ljust(5)
     meta_width = (len(date) + 1 if date else 0) + len(badge) + 1
     show_meta = width - fixed - meta_width >= TITLE_FIRST_CELLS
@@ -253,7 +267,7 @@ def _entry_part(
         - (gone_glyph.GLYPH_CELLS if gone else 0),
     )
     pieces = title_pieces(display_title(entry))
-    date_shown = date_label(entry)[:10] if browse or show_meta else ""
+    date_shown = label if browse or show_meta else ""
     suffix = file_suffix(entry, date_shown, path_shown=bool(path_width))
     title_cells = sum(cell_len(text) for text, _ in pieces)
     if title_cells >= title_width:

@@ -398,10 +398,8 @@ class ResultsList(ScrollView, can_focus=True):
             # each; done on the segments, a row costs one.
             line = Segment.adjust_line_length(segments, width, base)
             strip = Strip(list(Segment.simplify(line)), width)
-            if len(self._rows.strips) >= STRIP_CACHE_ROWS:
-                del self._rows.strips[next(iter(self._rows.strips))]  # the oldest
             if not self._hits_forgotten:
-                self._rows.strips[key] = strip
+                self._rows.keep_strip(key, strip)
         return strip
 
     def _row_key(self, index: int, width: int) -> RowKey | None:
