@@ -155,11 +155,14 @@ async def first_word(launch: Launch, word: str) -> float:
 
 
 async def saved(launch: Launch) -> None:
-    """Wait for the worker that writes the cache after the index is built (the screen starts
-    it when it takes the index, and sets `load_ms` then)."""
+    """Wait until the cache holds what the app loaded: the screen writes it in a worker once
+    typing pauses after the index is built (`load_ms` is set then)."""
     deadline = time.perf_counter() + PAINT_TIMEOUT_S
-    while launch.app.load_ms is None or any(
-        worker.group == "cache" and not worker.is_finished for worker in launch.app.workers
+    while (
+        launch.app.load_ms is None
+        or (engine := launch.screen.engine) is None
+        or engine.cache_stale
+        or any(worker.group == "cache" and not worker.is_finished for worker in launch.app.workers)
     ):
         if time.perf_counter() > deadline:
             raise TimeoutError("the app did not save its cache in time")

@@ -69,9 +69,9 @@ class LiveResultsScreen(PromptScreen):
         self.query_error = False
         self._chrome: partial[Content] | None = None
         self._results_had_focus = False
-        """The results list lost focus because it emptied; it gets it back when it refills."""
+        """The list lost focus because it emptied; it gets it back (and this selection) when it
+        refills (e.g. the root comes back)."""
         self._last_selected_id: str | None = None
-        """The selection to return to when the list refills (e.g. the root comes back)."""
         self._heap_unsettled = False
         """New long-lived data (a load, changes): settle the heap once painted and idle."""
         self._idle = IdleJobs(self.set_timer)
@@ -80,6 +80,7 @@ class LiveResultsScreen(PromptScreen):
         self._title: Content | None = None
         """The title line last painted (updating it re-lays out the screen)."""
         self._ready_at_load = False
+        self._save_at_paint: Engine | None = None  # a cold start's, saved once reranked
 
     @property
     def generation(self) -> int:
@@ -139,8 +140,7 @@ class LiveResultsScreen(PromptScreen):
 
     @work(thread=True, exclusive=True, group="load")
     def load_engine(self) -> None:
-        """Read the root, show the newest entries at once (browsing needs no index), then
-        build the index and rerank; a query typed meanwhile waits for it inside its search."""
+        """Read the root (the newest entries shown at once, with no index), index it, rerank."""
         try:
             for message in search_work.load(self.options):
                 self.post_message(message)
@@ -167,8 +167,11 @@ class LiveResultsScreen(PromptScreen):
         if not self._ready_at_load:  # words typed meanwhile waited; the status said "indexing"
             self.request_search(keep_selection=True)
         if (engine := self.engine) is not None:
-            self.save_cache(engine)
             self._idle.add("after", partial(self.after_load, engine, self.query_one(QueryInput)))
+            if self._ready_at_load:
+                self.save_cache(engine)
+            else:  # beside the rerank the save's encoding held the GIL (painted 0.5 s late at 50k)
+                self._save_at_paint = engine
 
     @work(thread=True, exclusive=True, group="cache")
     def save_cache(self, engine: Engine) -> None:
@@ -265,6 +268,9 @@ class LiveResultsScreen(PromptScreen):
 
     def _painted(self, generation: int) -> None:
         self.searches.mark_painted(generation)
+        if (engine := self._save_at_paint) is not None:
+            self._save_at_paint = None
+            self.save_cache(engine)
         self.link.painted(generation, self.searches.started_at)
         if generation == self.generation:
             self.pane.list_painted()
@@ -279,8 +285,7 @@ class LiveResultsScreen(PromptScreen):
         self.heap_settles += 1
 
     def on_unmount(self) -> None:
-        """A closed screen's idle jobs would keep it, and its engine, alive; its watcher
-        would keep watching."""
+        """A closed screen's idle jobs would keep it and its engine alive, its watcher watching."""
         self._idle.stop()
         self.stop_watching()
 
@@ -392,8 +397,10 @@ class LiveResultsScreen(PromptScreen):
                 if step.mode_changed:
                     self._paint_chrome()  # the banner and the status line change together
                 engine = self.engine
-                if engine is not None and engine.set_missing(step.missing):
-                    self._show_gone(engine)  # before the changes that bring a folder back
+                if engine is not None and engine.set_missing(step.missing):  # dim (or undim) the
+                    gone = engine.gone_roots  # gone folders' entries, before the changes that
+                    self.query_one(ResultsList).set_gone(frozenset(gone))  # bring one back
+                    self.pane.set_gone(gone)
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
                     self.post_message(messages.ChangesApplied(changes))
@@ -405,12 +412,6 @@ class LiveResultsScreen(PromptScreen):
         """Stop following the open folders (the screen closes, or others are opened)."""
         if self.watching is not None:
             self.watching.stop()
-
-    def _show_gone(self, engine: Engine) -> None:
-        """Dim the entries of the folders that are gone (and undim those back)."""
-        gone = engine.gone_roots
-        self.query_one(ResultsList).set_gone(frozenset(gone))
-        self.pane.set_gone(gone)
 
     @on(messages.ChangesApplied)
     def _changes_applied(self, message: messages.ChangesApplied) -> None:
