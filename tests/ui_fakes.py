@@ -101,7 +101,7 @@ class FakeEngine:
     def load(self) -> None:
         return None
 
-    def load_store(self) -> None:
+    def load_store(self, *, index_next: bool = False) -> None:
         return None
 
     def build_index(self) -> None:

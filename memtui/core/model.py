@@ -133,6 +133,20 @@ class ChangeSet:
 # `Explanation.score == Hit.score` always.
 
 
+def qualified_changes(label: str, changes: ChangeSet) -> ChangeSet:
+    """A root's `changes` with its paths as `Entry.qualified_path`s (unchanged with one root)."""
+    if not label or not changes.paths:
+        return changes
+    prefix = f"{label}/"
+    return ChangeSet(
+        added=changes.added,
+        removed=changes.removed,
+        updated=changes.updated,
+        paths=tuple(prefix + path for path in changes.paths),
+        per_path=tuple((prefix + row[0], *row[1:]) for row in changes.per_path),
+    )
+
+
 class MatchKind(StrEnum):
     """How a query term met a document token: the label the explanation shows for it."""
 

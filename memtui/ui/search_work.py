@@ -79,7 +79,7 @@ def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.Engin
     started = time.perf_counter()
     engine = open_engine(options)
     with loading():
-        engine.load_store()
+        engine.load_store(index_next=True)
     yield messages.EngineLoaded(engine, session_chars(options))
     with loading():
         engine.build_index()

@@ -26,7 +26,15 @@ from memtui.core.live.roots import MemoryRoot, engine_roots, match_targets
 from memtui.core.live.store import Store
 from memtui.core.live.tuning import Tuning
 from memtui.core.live.warm import RootCaches, entry_order
-from memtui.core.model import ChangeSet, Entry, Explanation, RankResult, Skipped, qualified_path
+from memtui.core.model import (
+    ChangeSet,
+    Entry,
+    Explanation,
+    RankResult,
+    Skipped,
+    qualified_changes,
+    qualified_path,
+)
 from memtui.core.reading.walk import relative_path
 from memtui.core.search.facets import Facets, live_facets
 from memtui.core.search.hits import RankContext, build_result
@@ -119,15 +127,16 @@ class Engine:
 
     def load(self) -> None:
         """Read the whole root and build the index."""
-        self.load_store()
+        self.load_store(index_next=True)
         self.build_index()
 
-    def load_store(self) -> None:
+    def load_store(self, *, index_next: bool = False) -> None:
         """Phase 1 of `load`: read the root and give entries slots. Browse searches (an empty
         query, filters without excluded words) work right away; a query with words builds the
-        index first if `build_index` has not run."""
+        index first if `build_index` has not run. With `index_next` (the caller builds the
+        index next), a large cold load is tokenized as it is read (`core.live.build_ahead`)."""
         with self._lock:
-            self._caches.load(self._index, self.warnings)
+            self._caches.load(self._index, self.warnings, build_ahead=index_next)
             self._ranker.sync()
             self._contexts = {}
         give_back_memory()  # what reading files or decoding the cache freed
@@ -141,8 +150,10 @@ class Engine:
                 pending = not self._index.built
                 generation = self._index.generation
                 entries = self._index.entries.base if pending else ()  # columns stay columns
+                ahead = self._caches.take_ahead()
+            head = None if ahead is None else ahead.head_start(entries)  # stops it if not pending
             if pending:
-                segment, lengths = build_main_segment(entries)
+                segment, lengths = build_main_segment(entries, head_start=head)
                 with self._lock:
                     if self._index.generation == generation and not self._index.built:
                         self._index.install_main(segment, lengths)
@@ -205,10 +216,10 @@ class Engine:
                 if store.label in self._missing:
                     continue  # kept as last read until the folder is back
                 if store.days != self.days:  # back after the window changed while it was gone
-                    parts.append(self._qualified(store, store.set_window(self.days)))
+                    parts.append(qualified_changes(store.label, store.set_window(self.days)))
                 mine = [hint for hint in hints if relative_path(store.root, hint) is not None]
                 if mine or len(self.stores) == 1:
-                    parts.append(self._qualified(store, store.apply_changes(mine)))
+                    parts.append(qualified_changes(store.label, store.apply_changes(mine)))
             changes = _merge(parts) if parts else ChangeSet()
             self._reindex(changes)
             return changes
@@ -246,7 +257,7 @@ class Engine:
             self.days = days
             changes = _merge(
                 [
-                    self._qualified(store, store.set_window(days))
+                    qualified_changes(store.label, store.set_window(days))
                     for store in self.stores
                     if store.label not in self._missing
                 ]
@@ -254,20 +265,6 @@ class Engine:
             self._caches.dirty = self._caches.dirty or not changes.empty
             self._reindex(changes)
             return changes
-
-    @staticmethod
-    def _qualified(store: Store, changes: ChangeSet) -> ChangeSet:
-        """`changes` with its paths as `Entry.qualified_path`s (unchanged with one root)."""
-        if not store.label or not changes.paths:
-            return changes
-        prefix = f"{store.label}/"
-        return ChangeSet(
-            added=changes.added,
-            removed=changes.removed,
-            updated=changes.updated,
-            paths=tuple(prefix + path for path in changes.paths),
-            per_path=tuple((prefix + row[0], *row[1:]) for row in changes.per_path),
-        )
 
     def _entries_at(self, qualified: str) -> Sequence[Entry]:
         if len(self.stores) == 1:

@@ -3,10 +3,17 @@ given back to their records as table views, so a cold load holds columns, not en
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from memtui.core.cache.entry_table import TableView
 from memtui.core.cache.spool import SPOOL_ROWS, EntrySpool
 from memtui.core.live.file_record import FileRecord
+from memtui.core.model import Entry
+
+TableWritten = Callable[[Sequence[Entry], TableView], None]
+"""Told of each table as it is written: its entries (still in memory) and a view of all its rows
+(`core.live.build_ahead`)."""
 
 
 class FileSpool:
@@ -14,9 +21,10 @@ class FileSpool:
     written (no room, a read-only cache folder) the records keep their entries in memory:
     slower to hold, never wrong."""
 
-    def __init__(self, folder: Path, label: str) -> None:
+    def __init__(self, folder: Path, label: str, written: TableWritten | None = None) -> None:
         self._folder = folder
         self._label = label
+        self._written = written
         self._spool: EntrySpool | None = None
         self._failed = False
         self._records: list[FileRecord] = []
@@ -45,6 +53,7 @@ class FileSpool:
 
     def _flush(self) -> None:
         assert self._spool is not None
+        rows = [entry for record in self._records for entry in record.entries or ()]
         try:
             views = self._spool.flush()
         except OSError:
@@ -52,4 +61,6 @@ class FileSpool:
         else:
             for record, view in zip(self._records, views, strict=True):
                 record.entries = view
+            if self._written is not None:
+                self._written(rows, TableView(views[0].table, range(len(rows))))
         self._records = []

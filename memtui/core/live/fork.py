@@ -32,11 +32,8 @@ def can_fork() -> bool:
     return sys.platform.startswith("linux") and (os.cpu_count() or 1) >= 2
 
 
-def start_in_child(
-    work: Callable[[], Sequence[bytes | memoryview]],
-) -> Callable[[], list[bytearray] | None] | None:
-    """Start `work` in a forked child; returns a function that waits for the pieces of bytes
-    it returned (None if the child failed), or None when no child could be started."""
+def start_in_child(work: Callable[[], Sequence[bytes | memoryview]]) -> Child | None:
+    """Start `work` in a forked child: the child's handle, or None when none could be started."""
     try:
         reader, writer = os.pipe()
     except OSError:
@@ -61,24 +58,51 @@ def start_in_child(
         finally:
             os._exit(status)
     os.close(writer)
-    return lambda: _collect(pid, reader)
+    return Child(pid, reader)
+
+
+class Child:
+    """A child `start_in_child` started. Called, it waits for the pieces of bytes the work
+    returned (None if the child failed, or was killed after CHILD_TIMEOUT_S); either way, or
+    when stopped, the child is reaped, once."""
+
+    def __init__(self, pid: int, reader: int) -> None:
+        self._pid = pid
+        self._reader = reader
+        self._reaped = False
+
+    def __call__(self) -> list[bytearray] | None:
+        if self._reaped:
+            return None
+        deadline = time.monotonic() + CHILD_TIMEOUT_S
+        try:
+            pieces = _read_pieces(self._reader, deadline, self._pid)
+        finally:
+            status = self._reap()
+        return pieces if status == 0 else None
+
+    def done(self) -> bool:
+        """The child has finished its work (it is handing back the result, or it left): a
+        call now waits only for the bytes."""
+        return self._reaped or bool(select.select([self._reader], [], [], 0)[0])
+
+    def stop(self) -> None:
+        """Its result is not wanted: kill the child and reap it."""
+        if not self._reaped:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            self._reap()
+
+    def _reap(self) -> int:
+        self._reaped = True
+        os.close(self._reader)
+        return os.waitpid(self._pid, 0)[1]
 
 
 def _write_all(descriptor: int, data: bytes | memoryview) -> None:
     view = memoryview(data).cast("B")
     while view:
         view = view[os.write(descriptor, view) :]
-
-
-def _collect(pid: int, reader: int) -> list[bytearray] | None:
-    """The child's pieces, or None (it failed, or was killed after CHILD_TIMEOUT_S)."""
-    deadline = time.monotonic() + CHILD_TIMEOUT_S
-    try:
-        pieces = _read_pieces(reader, deadline, pid)
-    finally:
-        os.close(reader)
-        _, status = os.waitpid(pid, 0)
-    return pieces if status == 0 else None
 
 
 def _read_pieces(reader: int, deadline: float, pid: int) -> list[bytearray] | None:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
 from memtui.core.live.file_record import FileRecord, count_kept, entries_chars, file_chars
-from memtui.core.live.file_spool import FileSpool
+from memtui.core.live.file_spool import FileSpool, TableWritten
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
@@ -169,13 +169,17 @@ class Store:
 
     # --- loading -----------------------------------------------------------------------------
 
-    def load(self, seed: Iterable[CachedFile] = (), scan: Scan | None = None) -> None:
-        """Scan the whole root and (re)load everything in the window.
-
-        `seed` is what a cache remembers of the files: a file whose stat (and, where the stat
-        is ambiguous, content digest) still matches keeps its cached entries; every other file
-        is read, so the result equals a load without a seed. `scan` is the root's `scan_root`
-        when the caller made it already (while the cache was being read)."""
+    def load(
+        self,
+        seed: Iterable[CachedFile] = (),
+        scan: Scan | None = None,
+        written: TableWritten | None = None,
+    ) -> None:
+        """Scan the whole root and (re)load everything in the window. `seed` is what a cache
+        remembers of the files: a file whose stat (and, where the stat is ambiguous, content
+        digest) still matches keeps its cached entries; every other file is read, so the result
+        equals a load without a seed. `scan` is the root's `scan_root` if made already (while
+        the cache was read); `written` is told of each spooled table."""
         self._files = NO_FILES
         self._skipped = Snapshot()
         self._file_index = PathIndex()
@@ -187,7 +191,7 @@ class Store:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
         self._files = Snapshot(self._still_valid(seed, scan.found), weigh=file_chars)
-        spool = None if self.spool is None else FileSpool(self.spool, self.label)
+        spool = None if self.spool is None else FileSpool(self.spool, self.label, written)
         self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool)
         if spool is not None:
             spool.finish()

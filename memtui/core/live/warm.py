@@ -22,6 +22,8 @@ import numpy as np
 from memtui.core.cache.entry_table import TableView, table_runs
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
+from memtui.core.live.build_ahead import BuildAhead
+from memtui.core.live.fork import can_fork
 from memtui.core.live.store import Store
 from memtui.core.model import Entry, qualified_path
 from memtui.core.reading.walk import Scan, scan_root
@@ -256,10 +258,13 @@ class RootCaches:
         """How many times files changed (`forget`): a write that began before the last change
         must not be remembered, or the changed files' old entries would be kept with it."""
         self._written_from = 0
+        self._ahead: BuildAhead | None = None
 
-    def load(self, index: Index, warnings: list[str]) -> None:
+    def load(self, index: Index, warnings: list[str], *, build_ahead: bool = False) -> None:
         """Load every store (from its cache where the disk agrees) and give `index` its slots,
-        with postings already when the cached index could be used."""
+        with postings already when the cached index could be used. With `build_ahead`, and no
+        root cached (else the slots would not begin with the spool's tables), the tables are
+        tokenized as they are written, for `take_ahead`."""
         scans: list[Scan | None] = [None] * len(self.stores)
         seeds: list[RootSnapshot | None] = [None] * len(self.stores)
         if self.folder is not None:
@@ -274,8 +279,14 @@ class RootCaches:
             seeds = read_seeds(self.folder, self.stores, warnings)
             for walker in walkers:
                 walker.join()
+        if self._ahead is not None:
+            self._ahead.stop()
+        self._ahead = None
+        if build_ahead and can_fork() and all(seed is None for seed in seeds):
+            self._ahead = BuildAhead()
+        written = None if self._ahead is None else self._ahead.add
         for store, seed, scan in zip(self.stores, seeds, scans, strict=True):
-            store.load(seed.files if seed is not None else (), scan)
+            store.load(seed.files if seed is not None else (), scan, written)
         warm = warm_index(self.stores, seeds)
         if warm is None:
             index.set_entries(slot_order(self.stores))
@@ -285,6 +296,11 @@ class RootCaches:
         self.remember(
             [None if seed is None or seed.index is None else seed.files for seed in seeds]
         )
+
+    def take_ahead(self) -> BuildAhead | None:
+        """The last load's build ahead, once (a later load stops one not taken)."""
+        ahead, self._ahead = self._ahead, None
+        return ahead
 
     def remember(self, cached: Sequence[tuple[CachedFile, ...] | None]) -> None:
         """What each root's cache file now holds (read at load, or just written)."""

@@ -324,27 +324,42 @@ def _add_batch(
     return lengths
 
 
-def build_main_segment(
-    entries: Sequence[Entry], *, two_processes: bool | None = None
-) -> tuple[Segment, FloatArray]:
-    """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time.
+@dataclass(slots=True)
+class HeadStart:
+    """Slots 0..`slots`-1 tokenized already (`core.live.build_ahead`): the builder holding
+    their postings, and their token counts."""
 
-    From TWO_PROCESS_MIN_ENTRIES on (or as `two_processes` says), a forked child tokenizes
-    the later batches while this process does the first PARENT_SHARE (`core.live.fork`): the build
-    is nearly all Python, one core's worth under the GIL, and at 50,000 entries it is what a
-    word typed after a cold start waits for. The child's batches are renumbered into this
-    builder's word ids, so the segment is the same as a one-process build (tests compare
-    them); if the child fails, its part is built here.
+    builder: SegmentBuilder
+    lengths: list[SmallArray]
+    slots: int = 0
+
+
+def build_main_segment(
+    entries: Sequence[Entry],
+    *,
+    two_processes: bool | None = None,
+    head_start: HeadStart | None = None,
+) -> tuple[Segment, FloatArray]:
+    """Postings and token counts of `entries` as slots 0..n-1, tokenized BUILD_BATCH at a time
+    (from `head_start.slots` on when the first slots were tokenized already).
+
+    From TWO_PROCESS_MIN_ENTRIES left to tokenize (or as `two_processes` says), a forked child
+    tokenizes the later batches while this process does the first PARENT_SHARE
+    (`core.live.fork`): the build is nearly all Python, one core's worth under the GIL, and at
+    50,000 entries it is what a word typed after a cold start waits for. The child's batches
+    are renumbered into this builder's word ids, so the segment is the same as a one-process
+    build (tests compare them); if the child fails, its part is built here.
     """
-    firsts = range(0, len(entries), BUILD_BATCH)
+    head = head_start if head_start is not None else HeadStart(SegmentBuilder(), [])
+    builder, lengths = head.builder, head.lengths
+    firsts = range(head.slots, len(entries), BUILD_BATCH)
     if two_processes is None:
-        two_processes = len(entries) >= TWO_PROCESS_MIN_ENTRIES and can_fork()
+        two_processes = len(entries) - head.slots >= TWO_PROCESS_MIN_ENTRIES and can_fork()
     split = round(len(firsts) * PARENT_SHARE) if two_processes and len(firsts) > 1 else len(firsts)
     later = firsts[split:]
     waiting = start_in_child(partial(_exported, entries, later)) if later else None
-    builder = SegmentBuilder()
     file_tokens: dict[str, list[str]] = {}
-    lengths = _add_batches(builder, entries, firsts[:split], file_tokens)
+    lengths += _add_batches(builder, entries, firsts[:split], file_tokens)
     # What tokenizing freed goes back to the system before the larger arrays are made: at
     # 50,000 entries that took ~5 MB off the app's peak memory (trimming costs < 1 ms).
     give_back_memory()
@@ -358,6 +373,18 @@ def build_main_segment(
     segment = builder.build()
     give_back_memory()  # the builder's buffers, freed as the arrays were placed (3-8 MB at 50k)
     return segment, _concatenated(lengths).astype(np.float64)
+
+
+def exported_rows(rows: Sequence[Entry], first_slot: int) -> list[bytes | memoryview]:
+    """`rows` as the slots from `first_slot` on, built and exported (what a child of
+    `core.live.build_ahead` hands back)."""
+    builder = SegmentBuilder()
+    file_tokens: dict[str, list[str]] = {}
+    lengths = [
+        _add_batch(builder, list(rows[at : at + BUILD_BATCH]), first_slot + at, file_tokens)
+        for at in range(0, len(rows), BUILD_BATCH)
+    ]
+    return builder.export(_concatenated(lengths))
 
 
 def _add_batches(

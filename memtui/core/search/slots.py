@@ -271,6 +271,10 @@ class JoinedRows(Sequence[Entry]):
         self._parts = parts
         self._starts = list(accumulate((len(part) for part in parts), initial=0))
 
+    @property
+    def parts(self) -> list[EntryRows]:
+        return self._parts
+
     def __len__(self) -> int:
         return self._starts[-1]
 
