@@ -29,7 +29,7 @@ def small_tables(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tables of a few rows and batches smaller than a table, so a small root is handed over
     in several tables, each tokenized in several batches."""
     monkeypatch.setattr(file_spool, "SPOOL_ROWS", TABLE_ROWS)
-    monkeypatch.setattr(build_ahead, "MIN_FIRST_ROWS", TABLE_ROWS)
+    monkeypatch.setattr(build_ahead, "MIN_BYTES", 0)
     monkeypatch.setattr(segment_module, "BUILD_BATCH", 3)
 
 
@@ -91,8 +91,16 @@ def test_a_cold_load_is_tokenized_by_children_as_it_is_read(
     assert children() == before
 
 
-def test_a_small_load_forks_nothing(memory_root: Path, tmp_path: Path, forks: list[int]) -> None:
-    """Its first table is not full (4,096 rows): the build after it takes a few ms."""
+def test_a_small_load_forks_nothing(
+    memory_root: Path,
+    tmp_path: Path,
+    small_tables: None,
+    forks: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under MIN_BYTES of Markdown the build after the load is quick: nothing is forked."""
+    size = sum(path.stat().st_size for path in memory_root.rglob("*.md"))
+    monkeypatch.setattr(build_ahead, "MIN_BYTES", size + 1)
     engine = cold_engine(memory_root, tmp_path / "cache")
     assert forks == []
     assert_same_engine(engine, fresh_engine(memory_root))

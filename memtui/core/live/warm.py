@@ -22,8 +22,7 @@ import numpy as np
 from memtui.core.cache.entry_table import TableView, table_runs
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
-from memtui.core.live.build_ahead import BuildAhead
-from memtui.core.live.fork import can_fork
+from memtui.core.live.build_ahead import BuildAhead, worth_building_ahead
 from memtui.core.live.store import Store
 from memtui.core.model import Entry, qualified_path
 from memtui.core.reading.walk import Scan, scan_root
@@ -262,9 +261,9 @@ class RootCaches:
 
     def load(self, index: Index, warnings: list[str], *, build_ahead: bool = False) -> None:
         """Load every store (from its cache where the disk agrees) and give `index` its slots,
-        with postings already when the cached index could be used. With `build_ahead`, and no
-        root cached (else the slots would not begin with the spool's tables), the tables are
-        tokenized as they are written, for `take_ahead`."""
+        with postings already when the cached index could be used. With `build_ahead`, no root
+        cached (else the slots would not begin with the spool's tables) and enough to read, the
+        tables are tokenized as they are written, for `take_ahead`."""
         scans: list[Scan | None] = [None] * len(self.stores)
         seeds: list[RootSnapshot | None] = [None] * len(self.stores)
         if self.folder is not None:
@@ -282,7 +281,7 @@ class RootCaches:
         if self._ahead is not None:
             self._ahead.stop()
         self._ahead = None
-        if build_ahead and can_fork() and all(seed is None for seed in seeds):
+        if build_ahead and all(seed is None for seed in seeds) and worth_building_ahead(scans):
             self._ahead = BuildAhead()
         written = None if self._ahead is None else self._ahead.add
         for store, seed, scan in zip(self.stores, seeds, scans, strict=True):
