@@ -19,7 +19,10 @@ from memtui.core.search import segment as segment_module
 from memtui.core.search.segment import HeadStart, build_main_segment
 from memtui.core.settings.config import Config
 
-pytestmark = pytest.mark.skipif(not fork.can_fork(), reason="building ahead needs fork")
+pytestmark = [
+    pytest.mark.skipif(not fork.can_fork(), reason="building ahead needs fork"),
+    pytest.mark.usefixtures("small_tables"),
+]
 
 TABLE_ROWS = 8
 
@@ -78,7 +81,6 @@ def assert_built_as_after_the_load(engine: Engine) -> None:
 def test_a_cold_load_is_tokenized_by_children_as_it_is_read(
     memory_root: Path,
     tmp_path: Path,
-    small_tables: None,
     forks: list[int],
     heads: list[int | None],
 ) -> None:
@@ -94,7 +96,6 @@ def test_a_cold_load_is_tokenized_by_children_as_it_is_read(
 def test_a_small_load_forks_nothing(
     memory_root: Path,
     tmp_path: Path,
-    small_tables: None,
     forks: list[int],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -107,7 +108,7 @@ def test_a_small_load_forks_nothing(
 
 
 def test_a_warm_start_hands_nothing_over(
-    memory_root: Path, tmp_path: Path, small_tables: None, forks: list[int]
+    memory_root: Path, tmp_path: Path, forks: list[int]
 ) -> None:
     """A root read from its cache keeps cached rows first: changed files' tables are not
     where its slots begin, so tokenizing them ahead would be wasted."""
@@ -122,7 +123,6 @@ def test_a_warm_start_hands_nothing_over(
 def test_slots_that_do_not_begin_with_the_tables_are_built_from_the_start(
     memory_root: Path,
     tmp_path: Path,
-    small_tables: None,
     forks: list[int],
     heads: list[int | None],
 ) -> None:
@@ -164,7 +164,6 @@ class FailedChild:
 def test_without_the_children_the_build_starts_over(
     memory_root: Path,
     tmp_path: Path,
-    small_tables: None,
     child: Callable[..., object],
     heads: list[int | None],
     monkeypatch: pytest.MonkeyPatch,
@@ -179,7 +178,6 @@ def test_without_the_children_the_build_starts_over(
 def test_a_second_load_stops_the_first_ones_children(
     memory_root: Path,
     tmp_path: Path,
-    small_tables: None,
     forks: list[int],
     heads: list[int | None],
 ) -> None:
