@@ -21,15 +21,19 @@ from memtui.ui.screens.warnings import WarningsScreen
 
 
 async def wait_for_cache_worker(pilot: Pilot[Any], app: MemtuiApp) -> None:
-    """The index is built and the worker that saves the cache (if any) has finished. The
-    screen starts that worker when it takes the index (`load_ms` is set then): the index is
-    ready a moment before, and waiting on that alone could find no worker yet."""
-    await wait_loaded(pilot, app)
-    await wait_until(pilot, lambda: app.load_ms is not None)
+    """The index is built and the cache holds what is loaded (or there is none to write), its
+    worker finished. A cold start saves once the rerank after the build is painted, a moment
+    after `load_ms` is set: waiting on that and on the worker alone could find none yet."""
+    screen = await wait_loaded(pilot, app)
     await wait_until(
         pilot,
         lambda: (
-            not any(worker.group == "cache" and not worker.is_finished for worker in app.workers)
+            app.load_ms is not None
+            and screen.engine is not None
+            and not screen.engine.cache_stale
+            and not any(
+                worker.group == "cache" and not worker.is_finished for worker in app.workers
+            )
         ),
     )
 
