@@ -5,7 +5,7 @@ waited for it. The load's spool hands over each table the moment it is written, 
 still in memory (`core.live.file_spool`); a child forked then tokenizes them on the second core
 while this process reads the next files, and the parts of children that finished are absorbed
 as the load goes on. The build then only collects the last parts and places the postings
-(~0.5 s at 50k).
+(0.2–0.4 s at 50k).
 
 The segment is the one a build after the load makes (tests compare them). It is used only when
 the index's slots begin with exactly the tables handed over, in order, and every child
