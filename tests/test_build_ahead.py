@@ -7,13 +7,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import layouts
 import pytest
-from cache_helpers import TODAY, assert_same_engine, fresh_engine
+from cache_helpers import TODAY, assert_same_engine, fresh_engine, roots_of
 from test_two_process_build import children, same
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live import build_ahead, file_spool, fork
 from memtui.core.live.engine import Engine
+from memtui.core.live.roots import MemoryRoot
 from memtui.core.model import Entry
 from memtui.core.search import segment as segment_module
 from memtui.core.search.segment import HeadStart, build_main_segment
@@ -65,7 +67,7 @@ def heads(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
     return taken
 
 
-def cold_engine(root: Path, cache: Path, *, days: int = 0) -> Engine:
+def cold_engine(root: Path | tuple[MemoryRoot, ...], cache: Path, *, days: int = 0) -> Engine:
     engine = Engine(root, Config(), today=TODAY, days=days, cache=CacheFolder(cache))
     engine.load()
     return engine
@@ -91,6 +93,17 @@ def test_a_cold_load_is_tokenized_by_children_as_it_is_read(
     assert_built_as_after_the_load(engine)
     assert_same_engine(engine, fresh_engine(memory_root))
     assert children() == before
+
+
+def test_several_roots_are_handed_over_root_by_root(
+    tmp_path: Path, forks: list[int], heads: list[int | None]
+) -> None:
+    """`--all`: each root's spool writes its own tables, and the slots are root by root."""
+    folders = [layouts.build_all(tmp_path / name) for name in ("one", "two")]
+    engine = cold_engine(roots_of(*folders), tmp_path / "cache")
+    assert sum(forks) == len(engine) and heads == [len(engine)]
+    assert_built_as_after_the_load(engine)
+    assert_same_engine(engine, fresh_engine(*folders))
 
 
 def test_a_small_load_forks_nothing(
