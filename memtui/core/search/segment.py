@@ -378,13 +378,7 @@ def build_main_segment(
 def exported_rows(rows: Sequence[Entry], first_slot: int) -> list[bytes | memoryview]:
     """`rows` as the slots from `first_slot` on, built and exported (what a child of
     `core.live.build_ahead` hands back)."""
-    builder = SegmentBuilder()
-    file_tokens: dict[str, list[str]] = {}
-    lengths = [
-        _add_batch(builder, list(rows[at : at + BUILD_BATCH]), first_slot + at, file_tokens)
-        for at in range(0, len(rows), BUILD_BATCH)
-    ]
-    return builder.export(_concatenated(lengths))
+    return _exported(rows, range(0, len(rows), BUILD_BATCH), first_slot)
 
 
 def _add_batches(
@@ -392,19 +386,25 @@ def _add_batches(
     entries: Sequence[Entry],
     firsts: range,
     file_tokens: dict[str, list[str]],
+    first_slot: int = 0,
 ) -> list[SmallArray]:
-    """Feed the batches of `entries` starting at `firsts`; their token counts."""
+    """Feed the batches of `entries` starting at `firsts`, entry 0 as slot `first_slot`; their
+    token counts."""
     return [
-        _add_batch(builder, list(entries[first : first + BUILD_BATCH]), first, file_tokens)
+        _add_batch(
+            builder, list(entries[first : first + BUILD_BATCH]), first_slot + first, file_tokens
+        )
         for first in firsts
     ]
 
 
-def _exported(entries: Sequence[Entry], firsts: range) -> list[bytes | memoryview]:
-    """The batches at `firsts`, built and exported (what the child of a two-process build
-    hands back)."""
+def _exported(
+    entries: Sequence[Entry], firsts: range, first_slot: int = 0
+) -> list[bytes | memoryview]:
+    """The batches at `firsts`, built and exported (what the child of a two-process build, or
+    of a build ahead, hands back)."""
     builder = SegmentBuilder()
-    lengths = _add_batches(builder, entries, firsts, {})
+    lengths = _add_batches(builder, entries, firsts, {}, first_slot)
     return builder.export(_concatenated(lengths))
 
 
