@@ -53,7 +53,9 @@ class FileSpool:
 
     def _flush(self) -> None:
         assert self._spool is not None
-        rows = [entry for record in self._records for entry in record.entries or ()]
+        rows: list[Entry] = []
+        if self._written is not None:  # the entries, before they become views
+            rows = [entry for record in self._records for entry in record.entries or ()]
         try:
             views = self._spool.flush()
         except OSError:
