@@ -39,6 +39,7 @@ from memtui.ui.textual_private import (
     forget_styles_caches,
     notices,
     painted_strips,
+    start_with_theme,
     update_scrollbars,
 )
 
@@ -59,6 +60,7 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     "Screen._on_timer_update (PromptScreen)": (Screen._on_timer_update, "421401660de142c5"),
     "Screen._on_idle (PromptScreen)": (Screen._on_idle, "05781131b10da971"),
     "Timer._run (PromptScreen)": (Timer._run, "60c942a84c1a8765"),
+    "App._watch_theme (start_with_theme)": (App._watch_theme, "a6de38d37b42f581"),
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
@@ -125,6 +127,37 @@ async def test_a_prompt_screen_sends_the_frame_it_is_asked_for_without_the_updat
                 break
         assert not screen._dirty_widgets and screen._last_frame_at > last_frame
         assert painted_strips(screen)[0].text.startswith("after")
+
+
+class Themed(App[None]):
+    CSS = "Static { color: $primary; }"
+
+    def __init__(self, theme: str) -> None:
+        super().__init__()
+        start_with_theme(self, theme)
+
+    def compose(self) -> ComposeResult:
+        yield Static("themed")
+
+
+async def test_start_with_theme_styles_the_first_frame_with_it_and_parses_once() -> None:
+    app = Themed("textual-light")
+    reparses: list[None] = []
+    original = app.stylesheet.reparse
+
+    def reparse() -> None:
+        reparses.append(None)
+        original()
+
+    app.stylesheet.reparse = reparse  # type: ignore[method-assign]
+    async with app.run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        theme = app.get_theme("textual-light")
+        assert theme is not None and app.theme == "textual-light"
+        assert {"-theme-textual-light", "-light-mode"} <= app.classes
+        assert "-dark-mode" not in app.classes
+        assert app.query_one(Static).styles.color == Color.parse(theme.primary)
+        assert reparses == []
 
 
 async def test_update_scrollbars_shows_and_hides_the_bar_for_a_new_virtual_size() -> None:

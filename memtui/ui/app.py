@@ -50,6 +50,7 @@ from memtui.ui.screens.modal import CloseableModal
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.roots import RootsScreen
 from memtui.ui.screens.weights import WeightsScreen
+from memtui.ui.textual_private import start_with_theme
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.query import QueryInput
@@ -108,6 +109,11 @@ class MemtuiApp(App[int]):
         for theme in theme_set.themes.values():
             self.register_theme(theme)
         self.theme_warnings = theme_set.warnings
+        wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
+        if wanted not in self.available_themes:
+            self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
+            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+        start_with_theme(self, wanted)
 
     # --- startup ------------------------------------------------------------------------------
 
@@ -122,11 +128,6 @@ class MemtuiApp(App[int]):
 
     def on_mount(self) -> None:
         asyncio.get_running_loop().set_default_executor(FreshContextExecutor())
-        wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
-        if wanted not in self.available_themes:
-            self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
-            wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
-        self.theme = wanted
         self._theme_ready = True
         check = check_keymap(self.options.keymap, key_scopes())
         self.live_keymap = check.accepted
