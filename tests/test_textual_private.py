@@ -30,7 +30,7 @@ from textual.scroll_view import ScrollView
 from textual.scrollbar import ScrollBar
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Footer, Input, Static
 from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
@@ -64,6 +64,11 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
+    "Footer.compose (footer.KeysFooter.keys_wanted)": (Footer.compose, "8514ae6622cb1844"),
+    "Footer.bindings_changed (footer.KeysFooter)": (
+        Footer.bindings_changed,
+        "eb88714081bd2305",
+    ),
     "ScrollBar._render_bar (lines.set_virtual_size)": (ScrollBar._render_bar, "1f4e4e637581fc4f"),
 }
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widget import Widget
 from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, write
 
+from memtui.ui.widgets.footer import KeysFooter
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
@@ -88,3 +90,30 @@ async def test_focus_survives_a_query_that_empties_the_list_and_a_modal(tmp_path
         await wait_until(pilot, lambda: isinstance(app.focused, QueryInput))
         await pilot.press("down")  # Down and typing act in the query box, nothing is stuck
         assert isinstance(app.focused, QueryInput)
+
+
+async def test_the_footer_remounts_its_keys_only_when_they_change(tmp_path: Path) -> None:
+    """Bindings are updated on every focus change and several times at start; the footer keeps
+    its key widgets while the keys shown stay the same, and shows the new ones when not."""
+    root = write(tmp_path / "memory" / "MEMORY.md", "## Deploy\n\ncanary first\n").parent
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        footer = screen.query_one(KeysFooter)
+
+        def shown() -> list[Widget]:
+            return list(footer.children)
+
+        def labels() -> list[str]:
+            return [str(key.render()) for key in footer.children]
+
+        before, before_labels = shown(), labels()
+        assert before and "quit" in " ".join(before_labels).lower()
+        screen.refresh_bindings()
+        await pilot.pause()
+        await pilot.pause()
+        assert shown() == before
+
+        await pilot.press("tab")  # the list takes focus: its keys join the footer
+        await wait_until(pilot, lambda: labels() != before_labels)
+        assert all(key not in before for key in shown())
