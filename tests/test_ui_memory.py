@@ -28,7 +28,16 @@ from ui_helpers import (
 
 from memtui.core.live.roots import MemoryRoot
 from memtui.ui.app import MemtuiApp
-from memtui.ui.heap import RELEASE_ATTEMPTS, RELEASE_RETRY_S, release_pending, settle_heap
+from memtui.ui.heap import (
+    COLLECT_AFTER_PAINT,
+    FULL_GC_EVERY,
+    RELEASE_ATTEMPTS,
+    RELEASE_RETRY_S,
+    YOUNG_GC_EVERY,
+    collect_after_paint,
+    release_pending,
+    settle_heap,
+)
 from memtui.ui.messages import RootsChosen
 from memtui.ui.screens.main import MainScreen
 
@@ -59,6 +68,56 @@ def test_settling_the_heap_never_keeps_what_dies_later() -> None:
     del alive
     gc.collect()
     assert gone() is None
+
+
+@pytest.fixture
+def collections_seen() -> Iterator[list[int]]:
+    """The generation of each collection the collector runs while the test does."""
+    seen: list[int] = []
+
+    def record(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(record)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(record)
+
+
+@pytest.mark.parametrize(
+    ("middle_made", "old_made", "expected"),
+    [(0, 0, 0), (9, 0, 1), (9, 99, 2)],
+    ids=["young", "middle due", "full due"],
+)
+def test_a_paint_is_followed_by_the_collections_the_next_keys_would_pay(
+    monkeypatch: pytest.MonkeyPatch,
+    collections_seen: list[int],
+    middle_made: int,
+    old_made: int,
+    expected: int,
+) -> None:
+    """Enough young objects: collect them now, with the older generations that are due."""
+    monkeypatch.setattr(gc, "get_threshold", lambda: (YOUNG_GC_EVERY, 10, FULL_GC_EVERY))
+    young = gc.get_count()[0]
+    monkeypatch.setattr(
+        gc, "get_count", lambda: (young + COLLECT_AFTER_PAINT, middle_made, old_made)
+    )
+    collect_after_paint()
+    assert collections_seen == [expected]
+
+
+def test_a_paint_after_few_new_objects_collects_nothing(
+    monkeypatch: pytest.MonkeyPatch, collections_seen: list[int]
+) -> None:
+    monkeypatch.setattr(gc, "get_count", lambda: (COLLECT_AFTER_PAINT - 1, 9, 99))
+    collect_after_paint()
+    monkeypatch.setattr(gc, "get_count", lambda: (COLLECT_AFTER_PAINT, 9, 99))
+    monkeypatch.setattr(gc, "isenabled", lambda: False)  # a load is running (`heap.loading`)
+    collect_after_paint()
+    assert collections_seen == []
 
 
 async def test_switching_folders_releases_the_old_engine(tmp_path: Path) -> None:
