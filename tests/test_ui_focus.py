@@ -117,3 +117,10 @@ async def test_the_footer_remounts_its_keys_only_when_they_change(tmp_path: Path
         await pilot.press("tab")  # the list takes focus: its keys join the footer
         await wait_until(pilot, lambda: labels() != before_labels)
         assert all(key not in before for key in shown())
+
+
+async def test_a_recompose_that_waited_for_a_footer_whose_screen_went_does_nothing() -> None:
+    """Textual queues the recompose for after a refresh; a screen switched away meanwhile left
+    the footer detached, and reading its keys then raised in the default screen's callbacks,
+    which kept the closed screen (and its whole engine) alive."""
+    await KeysFooter().recompose()

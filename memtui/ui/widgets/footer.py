@@ -45,7 +45,7 @@ class KeysFooter(Footer):
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         unchanged = (
-            self._bindings_ready
+            self._shown is not None
             and self.is_attached
             and screen is self.screen
             and self._keys_wanted(screen) == self._shown
@@ -54,6 +54,8 @@ class KeysFooter(Footer):
             super().bindings_changed(screen)
 
     async def recompose(self) -> None:
+        if not self.is_attached:  # its screen went while this waited for a refresh
+            return
         self._shown = self._keys_wanted(self.screen)
         await super().recompose()
         # Setting `compact` (to what it is) makes Textual drop the watchers of removed keys.
