@@ -35,6 +35,7 @@ from memtui.ui.bindings import MAIN_BINDINGS, PANE_BINDINGS
 from memtui.ui.heap import (
     RELEASE_RETRY_S,
     FreshContextExecutor,
+    collect_after_paint,
     release_later,
     release_pending,
     settle_heap,
@@ -218,10 +219,12 @@ class MemtuiApp(App[int]):
     # --- hooks for benchmarks and tests -------------------------------------------------------
 
     def results_painted(self, generation: int, requested_at: float) -> None:
-        """Called after the list repainted for search `generation` (bench --tui reads these)."""
+        """Called after the list repainted for search `generation` (bench --tui reads these);
+        the young objects the keystroke made are collected then, before the next key."""
         now = time.perf_counter()
         self.painted_generation = generation
         self.last_paint_ms = (now - requested_at) * 1000
+        collect_after_paint()
 
     def _indexed(self, elapsed_ms: float) -> None:
         self.load_ms = elapsed_ms

@@ -31,7 +31,7 @@ from memtui.ui import messages, search_work, status, widths
 from memtui.ui.app_link import AppLink
 from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.handoff import unmarked_notice
-from memtui.ui.heap import collect_after_paint, settle_heap
+from memtui.ui.heap import settle_heap
 from memtui.ui.idle import IdleJobs
 from memtui.ui.options import AppOptions
 from memtui.ui.textual_private import PromptScreen
@@ -274,7 +274,6 @@ class LiveResultsScreen(PromptScreen):
         self.link.painted(generation, self.searches.started_at)
         if generation == self.generation:
             self.pane.list_painted()
-        collect_after_paint()
         if self._heap_unsettled:
             self._heap_unsettled = False
             self._idle.add("settle", self._settle)
