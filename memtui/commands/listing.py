@@ -3,6 +3,8 @@
 Filters: `--source` (long_term, daily, note) and `--role`, a glob matched against the entry's role,
 its file name and its relative path. Exit codes: 0 entries listed, 1 none, 2 usage error.
 Everything printed passes through `sanitize` and, unless `--reveal-secrets`, `mask_secrets`.
+Entries are listed from their heads (`core.live.heads`): a listing shows no entry's text, so none
+is read back from the cache.
 """
 
 from __future__ import annotations
@@ -17,17 +19,18 @@ from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import root_fields, roots_payload, used_note
 from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
-from memtui.core.model import Entry
+from memtui.core.live.heads import loaded_heads
+from memtui.core.model import EntryHead
 from memtui.core.plural import plural
 from memtui.core.sanitize import one_line
 
 
-def _matches_role(entry: Entry, pattern: str) -> bool:
+def _matches_role(entry: EntryHead, pattern: str) -> bool:
     candidates = (entry.role or "", entry.file_name, entry.path)
     return any(fnmatch.fnmatchcase(candidate, pattern) for candidate in candidates)
 
 
-def select(entries: list[Entry], source: str | None, role: str | None) -> list[Entry]:
+def select(entries: list[EntryHead], source: str | None, role: str | None) -> list[EntryHead]:
     chosen = [e for e in entries if source is None or e.source.value == source]
     if role:
         chosen = [e for e in chosen if _matches_role(e, role)]
@@ -40,7 +43,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     today, days = startup.today, startup.days
     engine = open_engine(startup)
     engine.load_store()
-    entries = select(engine.loaded_entries(), args.source, args.role)
+    entries = select(loaded_heads(engine.stores), args.source, args.role)
     show = secret_masker(args, startup.config)
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
@@ -80,29 +83,35 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 
 def _print_human(
-    stream: TextIO, engine: Engine, entries: list[Entry], days: int, show: Any
+    stream: TextIO, engine: Engine, entries: list[EntryHead], days: int, show: Any
 ) -> None:
     window = "all days" if days == 0 else f"last {plural(days, 'day')}"
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
-    print(f"{folders} · today {engine.today} · {window}", file=stream)
+    lines = [f"{folders} · today {engine.today} · {window}"]
     current = None
+    dates: dict[object, str] = {}  # a folder's entries share a few hundred dates
     for entry in entries:
         if entry.qualified_path != current:
             current = entry.qualified_path
-            print(f"\n{one_line(current, 300)}", file=stream)
-        lines = f"{entry.line_start}-{entry.line_end}"
-        when = "" if entry.date is None else date_label(entry)
+            lines.append(f"\n{one_line(current, 300)}")
+        span = f"{entry.line_start}-{entry.line_end}"
+        when = (
+            ""
+            if entry.date is None
+            else dates.get(entry.when) or dates.setdefault(entry.when, date_label(entry))
+        )
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
-        print(f"  {lines:<11} {when:16}  {entry.source.value:9}  {title}{badge}", file=stream)
+        lines.append(f"  {span:<11} {when:16}  {entry.source.value:9}  {title}{badge}")
     files = len({entry.qualified_path for entry in entries})
     summary = f"\n{plural(len(entries), 'entry', 'entries')} in {plural(files, 'file')}"
     if engine.hidden_by_window:
         hidden = plural(engine.hidden_by_window, "daily entry", "daily entries")
         summary += f" · {hidden} outside the window"
-    print(summary, file=stream)
+    lines.append(summary)
     skipped_paths = engine.skipped
     if skipped_paths:
-        print(f"{plural(len(skipped_paths), 'path')} skipped:", file=stream)
+        lines.append(f"{plural(len(skipped_paths), 'path')} skipped:")
         for skipped in skipped_paths:
-            print(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}", file=stream)
+            lines.append(f"  {one_line(skipped.path, 200)} — {one_line(skipped.reason, 200)}")
+    stream.write("\n".join(lines) + "\n")

@@ -14,7 +14,7 @@ from typing import Any
 
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
-from memtui.core.model import Entry, Explanation, Hit
+from memtui.core.model import Entry, EntryHead, Explanation, Hit
 from memtui.core.sanitize import one_line, visible
 from memtui.core.search.tokenize import match_spans
 from memtui.startup import Startup
@@ -191,7 +191,7 @@ def result_item(
     return item
 
 
-def root_fields(engine: Engine, entry: Entry) -> dict[str, str]:
+def root_fields(engine: Engine, entry: Entry | EntryHead) -> dict[str, str]:
     """An entry's `root` (the folder its `path` is relative to) and `root_label` in JSON."""
     root = engine.root_of(entry)
     return {"root": str(root.path), "root_label": root.label}

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memtui.core.model import Entry
+from memtui.core.model import Entry, EntryHead
 from memtui.core.sanitize import one_line, visible
 
 MAX_PATH_CHARS = 4096
@@ -35,7 +35,7 @@ class Cited:
     """The entry as shown and copied, secrets already masked unless revealed."""
 
 
-def iso_date(entry: Entry) -> str | None:
+def iso_date(entry: Entry | EntryHead) -> str | None:
     """ISO-8601 date, with the time of day when it is known (JSON); None when undated."""
     when = entry.when
     if when is None:
@@ -43,7 +43,7 @@ def iso_date(entry: Entry) -> str | None:
     return when.date().isoformat() if entry.time is None else when.isoformat(timespec="minutes")
 
 
-def date_label(entry: Entry) -> str:
+def date_label(entry: Entry | EntryHead) -> str:
     """`2026-11-20 14:30`, `2026-11-20` or `undated`: `iso_date` for people."""
     iso = iso_date(entry)
     return "undated" if iso is None else iso.replace("T", " ")

@@ -36,8 +36,35 @@ def qualified_path(root: str, path: str) -> str:
     return f"{root}/{path}" if root else path
 
 
+class _Located:
+    """What an entry and its head both say from their fields: the file key, when, file name."""
+
+    __slots__ = ()
+    root: str
+    path: str
+    date: dt.date | None
+    time: dt.time | None
+
+    @property
+    def qualified_path(self) -> str:
+        """`root/path` when several roots are open, else `path`: one file's key across roots
+        (labels never hold a `/`), so two roots' `MEMORY.md` stay two files."""
+        return qualified_path(self.root, self.path)
+
+    @property
+    def when(self) -> dt.datetime | None:
+        """Date and time combined (midnight when only the day is known)."""
+        if self.date is None:
+            return None
+        return dt.datetime.combine(self.date, self.time or dt.time())
+
+    @property
+    def file_name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+
 @dataclass(frozen=True, slots=True, weakref_slot=True)
-class Entry:
+class Entry(_Located):
     """One searchable unit of memory: a section, a block, a history paragraph or a whole file.
 
     `line_start`/`line_end` are 1-based and inclusive in the original file, counting only
@@ -70,23 +97,6 @@ class Entry:
     """Label of the memory folder the entry came from when several are open ('' with one)."""
 
     @property
-    def qualified_path(self) -> str:
-        """`root/path` when several roots are open, else `path`: one file's key across roots
-        (labels never hold a `/`), so two roots' `MEMORY.md` stay two files."""
-        return qualified_path(self.root, self.path)
-
-    @property
-    def when(self) -> dt.datetime | None:
-        """Date and time combined (midnight when only the day is known)."""
-        if self.date is None:
-            return None
-        return dt.datetime.combine(self.date, self.time or dt.time())
-
-    @property
-    def file_name(self) -> str:
-        return self.path.rsplit("/", 1)[-1]
-
-    @property
     def text_chars(self) -> int:
         """Characters of text the entry holds: what its removal gives back, roughly (the
         index and the store compact by it, so one huge replaced entry is not kept)."""
@@ -97,6 +107,47 @@ class Entry:
             if name == key:
                 return value
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryHead(_Located):
+    """An entry without its text or metadata: what `memtui list` shows of each. A cached
+    entry's text stays in the cache file until an `Entry` is made, so a listing made from the
+    columns reads none of it (`core.live.heads`)."""
+
+    id: str
+    path: str
+    source: Source
+    title: str
+    heading_path: tuple[str, ...]
+    line_start: int
+    line_end: int
+    date: dt.date | None
+    time: dt.time | None
+    date_origin: DateOrigin
+    role: str | None
+    tags: tuple[str, ...]
+    warnings: tuple[str, ...]
+    root: str
+
+    @classmethod
+    def of(cls, entry: Entry) -> EntryHead:
+        return cls(
+            entry.id,
+            entry.path,
+            entry.source,
+            entry.title,
+            entry.heading_path,
+            entry.line_start,
+            entry.line_end,
+            entry.date,
+            entry.time,
+            entry.date_origin,
+            entry.role,
+            entry.tags,
+            entry.warnings,
+            entry.root,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,6 +106,20 @@ class HeadingPaths:
         start = int(self.ends[row - 1]) if row else 0
         return tuple(map(self.strings.__getitem__, self.ids[start : int(self.ends[row])].tolist()))
 
+    def paths(self, rows: range) -> list[tuple[str, ...]]:
+        """`path` of each of `rows` (consecutive), their ids converted in one go."""
+        base = int(self.ends[rows.start - 1]) if rows.start else 0
+        ends = self.ends[rows.start : rows.stop].tolist()
+        ids = self.ids[base : ends[-1] if ends else base].tolist()
+        strings = self.strings.__getitem__
+        paths = []
+        start = 0
+        for end in ends:
+            stop = end - base
+            paths.append(tuple(map(strings, ids[start:stop])))
+            start = stop
+        return paths
+
     def last_lengths(self) -> IntArray:
         """Each row's last heading's length in characters (0 for a row without headings)."""
         counts = np.diff(self.ends, prepend=0)

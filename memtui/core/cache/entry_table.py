@@ -28,7 +28,7 @@ from memtui.core.cache.compact_columns import (
     given_rows,
     row_reader,
 )
-from memtui.core.model import DateOrigin, Entry, Source, qualified_path
+from memtui.core.model import DateOrigin, Entry, EntryHead, Source, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.slots import SOURCE_CODES, PlaceColumns
 
@@ -228,6 +228,39 @@ class EntryTable:
             self._share(tuple(warnings)) if warnings else (),
             self.label,
         )
+
+    def heads(self, rows: range) -> list[EntryHead]:
+        """Rows `rows` without their text (a file's entries, for `list`): the numbers converted
+        for the whole range at once, no body read, no entry made."""
+        numbers = zip(
+            *(self.numbers[name][rows.start : rows.stop].tolist() for name in NUMBER_ORDER),
+            strict=True,
+        )
+        title_of, role_of, tags_of, _, warnings_of = self._readers
+        heads = []
+        for row, heading, (line_start, line_end, date, micro, _, _, source, origin) in zip(
+            rows, self.headings.paths(rows), numbers, strict=True
+        ):
+            title, tags, warnings = title_of(row), tags_of(row), warnings_of(row)
+            heads.append(
+                EntryHead(
+                    self.ids[row],
+                    self.paths[row],
+                    SOURCES[source],
+                    heading[-1] if title is None else title,
+                    heading,
+                    line_start,
+                    line_end,
+                    self._dates[date],
+                    None if micro < 0 else _time(micro),
+                    ORIGINS[origin],
+                    role_of(row),
+                    self._share(tuple(tags)) if tags else (),
+                    self._share(tuple(warnings)) if warnings else (),
+                    self.label,
+                )
+            )
+        return heads
 
     def _numbers_of(self, row: int) -> tuple[int, ...]:
         """A row's numbers in NUMBER_ORDER, as Python ints: converted a chunk of rows at a

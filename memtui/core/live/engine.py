@@ -29,6 +29,7 @@ from memtui.core.live.warm import RootCaches, entry_order
 from memtui.core.model import (
     ChangeSet,
     Entry,
+    EntryHead,
     Explanation,
     RankResult,
     Skipped,
@@ -382,7 +383,7 @@ class Engine:
         """True when entries carry root labels (more than one root is open)."""
         return len(self.stores) > 1
 
-    def root_of(self, entry: Entry) -> MemoryRoot:
+    def root_of(self, entry: Entry | EntryHead) -> MemoryRoot:
         """The root `entry` came from."""
         return (
             self.roots[0]
