@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +12,11 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from ui_fakes import make_entry, make_hit
+from ui_helpers import SIZE, build_app, rows, type_query, wait_loaded, wait_until, write
 
 from memtui.core.model import Hit
 from memtui.ui.load_line import BADGE
+from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.result_row import (
     MARK_GLYPH,
     TITLE_FIRST_CELLS,
@@ -22,6 +25,7 @@ from memtui.ui.widgets.result_row import (
     path_column_width,
     row_segments,
 )
+from memtui.ui.widgets.results import ResultsList
 
 STYLES = {
     "results--title": Style(color="white"),
@@ -204,3 +208,32 @@ def test_cached_rows_are_the_rows_laid_out_each_time(
         laid_out = row_segments(hit, width, rank_width=2, style=style_of, **settings)
         cached = cache.row(hit, width, base, rank_width=2, style=style_of, **settings)
         assert cached == list(Segment.apply_style(laid_out, base))
+
+
+async def test_the_rank_column_fits_the_ranks_on_screen_so_titles_stay_put(
+    tmp_path: Path,
+) -> None:
+    """With 150 hits the first screen shows ranks 1 to ~30: two cells, as with 30 hits, so the
+    titles do not move while typing changes the number of hits; scrolled to rank 150, three."""
+    sections = "".join(f"## Kiwi note {number}\nkiwi\n\n" for number in range(150))
+    root = write(tmp_path / "memory" / "MEMORY.md", sections).parent
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "kiwi")
+        first = rows(app)[0]
+        assert first.startswith(" 1 "), first
+        title_at = first.index("Kiwi")
+        for key in ("space", "1", "4"):  # "kiwi 14": a dozen hits, the same column
+            await pilot.press(key)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        await wait_until(
+            pilot,
+            lambda: screen.query_text == "kiwi 14" and app.painted_generation >= screen.generation,
+        )
+        assert rows(app)[0].index("Kiwi") == title_at
+        results = app.screen.query_one(ResultsList)
+        results.focus()
+        await pilot.press("end")
+        await wait_until(pilot, lambda: any(row.startswith("150 ") for row in rows(app)))

@@ -423,7 +423,11 @@ class ResultsList(ScrollView, can_focus=True):
         )
 
     def _rank_width(self) -> int:
-        return max(2, len(str(len(self.hits))))
+        """Cells for the ranks on screen, not for every hit's: the rank column (and so where
+        each row's title starts) stays put while typing changes the number of hits, so rows
+        of entries still shown keep their laid-out part (`RowCache`)."""
+        last_shown = int(self.scroll_y) + max(1, self.scrollable_content_region.height)
+        return max(2, len(str(min(len(self.hits), last_shown))))
 
     def _base_style(self) -> Style:
         """The widget's own style (reading `rich_style` per line is surprisingly costly)."""
