@@ -147,6 +147,7 @@ class ResultsList(ScrollView, can_focus=True):
         """How many times hits were set, and which of those the rows last drawn show (a count,
         not the hits: those would keep a removed file's entries alive)."""
         self._on_drawn: Callable[[], object] | None = None
+        self._rows_shown = 1  # kept from on_resize: read per row, the region is not cheap
 
     # --- data ---------------------------------------------------------------------------------
 
@@ -320,6 +321,7 @@ class ResultsList(ScrollView, can_focus=True):
             self.move_to(index)
 
     def on_resize(self) -> None:
+        self._rows_shown = max(1, self.scrollable_content_region.height)
         self.virtual_size = Size(self.size.width, len(self.hits))
 
     def on_focus(self) -> None:
@@ -423,11 +425,9 @@ class ResultsList(ScrollView, can_focus=True):
         )
 
     def _rank_width(self) -> int:
-        """Cells for the ranks on screen, not for every hit's: the rank column (and so where
-        each row's title starts) stays put while typing changes the number of hits, so rows
-        of entries still shown keep their laid-out part (`RowCache`)."""
-        last_shown = int(self.scroll_y) + max(1, self.scrollable_content_region.height)
-        return max(2, len(str(min(len(self.hits), last_shown))))
+        """Cells for the ranks on screen, not every hit's: titles stay put while typing changes
+        the number of hits, and rows of entries still shown keep their laid-out part."""
+        return max(2, len(str(min(len(self.hits), int(self.scroll_y) + self._rows_shown))))
 
     def _base_style(self) -> Style:
         """The widget's own style (reading `rich_style` per line is surprisingly costly)."""
