@@ -89,17 +89,16 @@ def _print_human(
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
     lines = [f"{folders} · today {engine.today} · {window}"]
     current = None
-    dates: dict[object, str] = {}  # a folder's entries share a few hundred dates
+    dates: dict[object, str] = {None: ""}  # a folder's entries share a few hundred dates
     for entry in entries:
         if entry.qualified_path != current:
             current = entry.qualified_path
             lines.append(f"\n{one_line(current, 300)}")
         span = f"{entry.line_start}-{entry.line_end}"
-        when = (
-            ""
-            if entry.date is None
-            else dates.get(entry.when) or dates.setdefault(entry.when, date_label(entry))
-        )
+        day = None if entry.date is None else (entry.date, entry.time)
+        when = dates.get(day)
+        if when is None:
+            when = dates[day] = date_label(entry)
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         lines.append(f"  {span:<11} {when:16}  {entry.source.value:9}  {title}{badge}")
