@@ -35,7 +35,7 @@ def start_with_theme(app: App[Any], name: str) -> None:
     """
     app.set_reactive(App.theme, name)
     theme = app.current_theme
-    classes = {name: False for name in app.classes if name.startswith("-theme-")}
+    classes = {old: False for old in app.classes if old.startswith("-theme-")}
     classes[f"-theme-{theme.name}"] = True
     classes["-dark-mode"] = theme.dark
     classes["-light-mode"] = not theme.dark
