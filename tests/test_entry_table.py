@@ -20,7 +20,7 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.search.facets import facets_of
-from memtui.core.search.slots import EntryRows, SlotEntries, joined_rows
+from memtui.core.search.slots import EntryRows, SlotEntries, ids_and_chars, joined_rows
 from memtui.core.search.statics import StaticFactors, compute_statics, make_settings
 from memtui.core.settings.config import Boost, Config
 
@@ -88,6 +88,32 @@ def test_the_next_query_reuses_the_entries_still_shown(corpus: Path, made: list[
     assert len(made) == 10
 
 
+def test_a_narrower_window_than_the_cache_drops_its_slots_without_making_them(
+    corpus: Path, made: list[int]
+) -> None:
+    """A cache written with every daily note, read by a command with the default window: the
+    slots of the notes left out are dropped from their columns (only the entries kept may be
+    made, to compact the index), and the engine is the one a fresh start gives."""
+    warm_engine(corpus)
+    made.clear()
+    engine = Engine(corpus, Config(), today=TODAY, days=7, cache=CacheFolder())
+    engine.load()
+    assert len(made) <= len(engine) < len(fresh_engine(corpus))
+    assert_same_engine(engine, fresh_engine(corpus, days=7), ["more", "the", ""])
+
+
+def test_ids_and_chars_of_columns_and_of_appended_entries(corpus: Path) -> None:
+    slots = SlotEntries(table_of(warm_engine(corpus)))
+    slots.append(fresh_engine(corpus).loaded_entries()[0])
+    picked = [len(slots) - 1, 0, 5, len(slots) - 2]
+    assert ids_and_chars(slots, picked) == (
+        [slots[slot].id for slot in picked],
+        [slots[slot].text_chars for slot in picked],
+    )
+    entries = list(slots)
+    assert ids_and_chars(entries, picked) == ids_and_chars(slots, picked)
+
+
 def test_made_entries_are_the_parsed_ones(corpus: Path, memory_root: Path) -> None:
     for folder in (corpus, memory_root):
         view = table_of(warm_engine(folder))
@@ -103,7 +129,7 @@ def field_columns(entries: list[Entry]) -> dict[str, object]:
         "paths": [entry.path for entry in entries],
         "qualified_paths": [entry.qualified_path for entry in entries],
         "tags": [entry.tags for entry in entries],
-        "text_chars": sum(entry.text_chars for entry in entries),
+        "chars": [entry.text_chars for entry in entries],
     }
 
 
@@ -132,7 +158,7 @@ def test_columns_agree_with_the_entries_they_make(
             "paths": rows.paths(),
             "qualified_paths": rows.qualified_paths(),
             "tags": rows.tags(),
-            "text_chars": rows.text_chars(),
+            "chars": rows.chars().tolist(),
         }
         assert_same_statics(
             compute_statics(cast(Sequence[Entry], rows), settings),

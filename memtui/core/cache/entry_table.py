@@ -381,8 +381,8 @@ class TableView(Sequence[Entry]):
     def qualified_paths(self) -> list[str]:
         return self.column(self.table.qualified())
 
-    def text_chars(self) -> int:
-        return int(self._rows_of(self.table.chars()).sum())
+    def chars(self) -> IntArray:
+        return self._rows_of(self.table.chars())
 
     def places(self) -> PlaceColumns:
         times = self.numbers("time")

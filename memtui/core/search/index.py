@@ -37,7 +37,7 @@ from memtui.core.search.expansion import (
 )
 from memtui.core.search.fields import entry_tokens
 from memtui.core.search.segment import EMPTY_SEGMENT, Segment, build_main_segment, build_segment
-from memtui.core.search.slots import EntryRows, SlotEntries, runs
+from memtui.core.search.slots import EntryRows, SlotEntries, ids_and_chars, runs
 from memtui.core.search.tokenize import is_cjk
 
 COMPACT_MIN_DEAD = 1000
@@ -126,7 +126,8 @@ class Index:
         base = cast(Sequence[Entry], rows) if rows is not None else list(entries)
         self.entries = SlotEntries(base)
         if rows is not None:  # a warm start: read from the columns, not entries
-            ids, paths, self.live_chars = rows.ids(), rows.qualified_paths(), rows.text_chars
+            ids, paths = rows.ids(), rows.qualified_paths()
+            self.live_chars = lambda: int(rows.chars().sum())
         else:
             ids = [entry.id for entry in base]
             paths = [entry.qualified_path for entry in base]
@@ -177,18 +178,17 @@ class Index:
         """
         live_chars = self.live_chars() if callable(self.live_chars) else self.live_chars
         alive = self.alive.copy()
-        for path in entries_by_path:
-            for slot in self.slots_of(path).tolist():
-                if alive[slot]:
-                    alive[slot] = False
-                    self.live_count -= 1
-                    self.total_length -= float(self.lengths[slot])
-                    self._delta_tokens.pop(slot, None)
-                    entry = self.entries[slot]
-                    live_chars -= entry.text_chars
-                    self.dead_chars += entry.text_chars
-                    if self.slot_of.get(entry.id) == slot:
-                        del self.slot_of[entry.id]
+        known = [self._path_ids[path] for path in entries_by_path if path in self._path_ids]
+        gone = np.flatnonzero(alive & np.isin(self.path_id, known))
+        alive[gone] = False
+        self.live_count -= len(gone)
+        self.total_length -= float(self.lengths[gone].sum())  # whole numbers: exact
+        ids, chars = ids_and_chars(self.entries, gone.tolist())
+        live_chars, self.dead_chars = live_chars - sum(chars), self.dead_chars + sum(chars)
+        for slot, entry_id in zip(gone.tolist(), ids, strict=True):
+            self._delta_tokens.pop(slot, None)
+            if self.slot_of.get(entry_id) == slot:
+                del self.slot_of[entry_id]
         new_slots: list[int] = []
         new_lengths: list[float] = []
         for entries in entries_by_path.values():
