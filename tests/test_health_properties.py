@@ -14,7 +14,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memtui.core.health.duplicates import duplicate_pairs, find_duplicates, normalised_text
+from memtui.core.health.duplicates import (
+    candidate_pairs,
+    duplicate_pairs,
+    find_duplicates,
+    normalised_texts,
+)
 from memtui.core.health.load_line import cut_of, find_beyond_load_line
 from memtui.core.health.settings import HealthSettings, LoadLine
 from memtui.core.live.engine import Engine
@@ -68,9 +73,9 @@ def indexed(entries: list[Entry]) -> EntryTerms:
 
 
 def pairs_by_id(terms: EntryTerms) -> set[frozenset[str]]:
-    found = duplicate_pairs(
-        terms, HealthSettings(), lambda index: normalised_text(terms.entries[index])
-    )
+    candidates = candidate_pairs(terms, HealthSettings())
+    texts = normalised_texts(terms.entries, range(len(terms.entries)))
+    found = duplicate_pairs(candidates, texts, HealthSettings())
     assert all(a < b for a, b in found)
     return {frozenset((terms.entries[a].id, terms.entries[b].id)) for a, b in found}
 

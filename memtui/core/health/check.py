@@ -10,10 +10,11 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from memtui.core.health.dated import find_stale, find_superseded
+from memtui.core.health.entries import LiveEntries
 from memtui.core.health.load_line import (
     EntryLines,
     applies,
@@ -25,17 +26,18 @@ from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
 from memtui.core.health.settings import HealthSettings
 from memtui.core.live.allocator import give_back_memory
 from memtui.core.live.engine import Engine
-from memtui.core.model import Entry
 from memtui.core.search.terms import EntryTerms
 from memtui.core.secrets import secret_kinds
 
 
-def find_secrets(entries: Iterable[Entry]) -> tuple[list[Finding], Counter[str]]:
-    """Entries where masking fires, in file order, with the kinds masked; and totals per kind."""
+def find_secrets(entries: LiveEntries) -> tuple[list[Finding], Counter[str]]:
+    """Entries where masking fires, in file order, with the kinds masked; and totals per kind.
+    Each body is read once, and an entry made only where masking fires."""
     findings: list[Finding] = []
     totals: Counter[str] = Counter()
-    for entry in sorted(entries, key=lambda entry: (entry.path, entry.line_start)):
-        kinds = secret_kinds(f"{entry.title}\n{entry.body}")
+    paths, lines, titles = entries.paths, entries.line_start, entries.titles
+    for index in sorted(range(len(entries)), key=lambda index: (paths[index], lines[index])):
+        kinds = secret_kinds(f"{titles[index]}\n{entries.body(index)}")
         if not kinds:
             continue
         totals.update(kinds)
@@ -44,7 +46,7 @@ def find_secrets(entries: Iterable[Entry]) -> tuple[list[Finding], Counter[str]]
         findings.append(
             Finding(
                 Check.SECRETS,
-                entry,
+                entries[index],
                 f"masked {count} secret{'s' if count != 1 else ''}: {listed}",
                 group=len(findings),
                 details=tuple(sorted(kinds.items())),
@@ -58,7 +60,11 @@ def check_terms(
 ) -> HealthReport:
     """Every check over `terms` (the load-line check over `texts`, path -> file text)."""
     started = time.perf_counter()
-    load_line, cuts = find_beyond_load_line(terms.entries, texts, settings.load_lines)
+    entries = terms.entries
+    governed = (
+        entries[index] for index, path in enumerate(entries.qualified_paths) if path in texts
+    )
+    load_line, cuts = find_beyond_load_line(governed, texts, settings.load_lines)
     secrets, totals = find_secrets(terms.entries)
     from memtui.core.health.duplicates import find_duplicates  # rapidfuzz: ~3 MB, health only
 
@@ -91,7 +97,8 @@ def check_health(engine: Engine) -> HealthReport:
     terms = engine.entry_terms()
     give_back_memory()
     settings = engine.config.health
-    texts = read_texts(terms.entries, _root_of(engine), settings.load_lines)
+    places = zip(terms.entries.roots, terms.entries.paths, strict=True)
+    texts = read_texts(places, _root_of(engine), settings.load_lines)
     report = check_terms(terms, texts, settings, engine.today)
     elapsed = (time.perf_counter() - started) * 1000
     return HealthReport(

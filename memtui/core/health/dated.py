@@ -201,11 +201,11 @@ def is_wordish(word: str) -> bool:
     return len(word) >= 3 and word not in _STOP_WORDS and _LETTER.search(word) is not None
 
 
-def topic_key(entry: Entry) -> str:
+def topic_key(title: str) -> str:
     """The title without dates, times, numbers and calendar words; '' when nothing is left or
     one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
     labels a log entry, it does not name a topic)."""
-    words = tokens(entry.title)
+    words = tokens(title)
     kept = [word for word in words if word not in _CALENDAR and not _DIGIT.search(word)]
     if not any(len(word) >= 3 for word in kept):
         return ""
@@ -216,11 +216,17 @@ def topic_key(entry: Entry) -> str:
 
 def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
     """Older statements of a topic under its newest one (the lead), newest topics first."""
-    topics: defaultdict[str, list[Entry]] = defaultdict(list)
-    for entry in terms.entries:
-        if entry.when is not None and (key := topic_key(entry)):
-            topics[key].append(entry)
-    files_in = _files_per_folder(terms.entries)
+    entries = terms.entries
+    indexes: defaultdict[str, list[int]] = defaultdict(list)
+    for index, ordinal in enumerate(entries.date_ordinal.tolist()):
+        if ordinal >= 0 and (key := topic_key(entries.titles[index])):
+            indexes[key].append(index)
+    topics = {
+        key: [entries[index] for index in members]
+        for key, members in indexes.items()
+        if 2 <= len(members) <= settings.superseded_max_group
+    }
+    files_in = _files_per_folder(entries.qualified_paths)
     frequency = dict(zip(terms.words, terms.document_frequency.tolist(), strict=True))
     limit = distinctive_limit(len(terms.entries))
 
@@ -234,11 +240,7 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
 
     groups: list[tuple[Entry, list[Finding]]] = []
     for key, members in topics.items():
-        if (
-            len(members) < 2
-            or len(members) > settings.superseded_max_group
-            or _template(members, files_in)
-        ):
+        if _template(members, files_in):
             continue
         newest, *older = newest_first(members)
         newest_words = distinctive(newest, key)
@@ -285,15 +287,16 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
     ]
 
 
-def _folder(entry: Entry) -> str:
-    return entry.qualified_path.rpartition("/")[0]
+def _folder(qualified: str) -> str:
+    return qualified.rpartition("/")[0]
 
 
-def _files_per_folder(entries: list[Entry]) -> dict[str, int]:
-    files: defaultdict[str, set[str]] = defaultdict(set)
-    for entry in entries:
-        files[_folder(entry)].add(entry.qualified_path)
-    return {folder: len(paths) for folder, paths in files.items()}
+def _files_per_folder(qualified_paths: list[str]) -> dict[str, int]:
+    """Folder -> how many files of the entries' `qualified_paths` it holds."""
+    counts: defaultdict[str, int] = defaultdict(int)
+    for qualified in set(qualified_paths):
+        counts[_folder(qualified)] += 1
+    return dict(counts)
 
 
 def _template(members: list[Entry], files_in: dict[str, int]) -> bool:
@@ -301,7 +304,7 @@ def _template(members: list[Entry], files_in: dict[str, int]) -> bool:
     files = {entry.qualified_path for entry in members}
     if len(files) < 2:
         return False
-    total = sum(files_in[folder] for folder in {_folder(entry) for entry in members})
+    total = sum(files_in[folder] for folder in {_folder(path) for path in files})
     return len(files) > TEMPLATE_SHARE * total
 
 
@@ -328,10 +331,8 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     count = len(terms.entries)
     if count == 0:
         return []
-    ordinals = np.array(
-        [entry.date.toordinal() if entry.date else _UNDATED for entry in terms.entries],
-        dtype=np.int32,
-    )
+    dates = terms.entries.date_ordinal
+    ordinals = np.where(dates >= 0, dates, _UNDATED).astype(np.int32)
     wordish = np.fromiter(
         (is_wordish(word) for word in terms.words), dtype=bool, count=len(terms.words)
     )

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import pairwise
 
 import numpy as np
 from rapidfuzz import fuzz
 
+from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray
 from memtui.core.search.terms import EntryTerms, gathered
-from memtui.core.search.tokenize import tokens
+from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens
 
 SIGNATURE_WORDS = 8
 """How many of an entry's rarest words make its signature."""
@@ -38,9 +39,25 @@ PAIR_BLOCK = 200_000
 """Entry pairs made at once while counting shared signature words (~12 MB of arrays)."""
 
 
-def normalised_text(entry: Entry) -> str:
-    """The words of title and body, casefolded, one space apart: what similarity compares."""
-    return " ".join(tokens(f"{entry.title}\n{entry.body}"))
+TEXT_BATCH = 1_000
+"""Entries tokenized at once by `normalised_texts` (their tokens are one list meanwhile)."""
+
+
+def normalised_texts(entries: LiveEntries, indexes: Iterable[int]) -> dict[int, str]:
+    """Index -> the words of that entry's title and body, casefolded, one space apart: what
+    similarity compares. Tokenized a batch at a time (`batch_tokens`: ~3× faster than one
+    text at a time)."""
+    chosen = sorted(set(indexes))
+    texts: dict[int, str] = {}
+    for first in range(0, len(chosen), TEXT_BATCH):
+        batch = chosen[first : first + TEXT_BATCH]
+        words = batch_tokens([f"{entries.titles[index]}\n{entries.body(index)}" for index in batch])
+        start = 0
+        for index in batch:
+            end = words.index(TEXT_SEPARATOR, start)
+            texts[index] = " ".join(words[start:end])
+            start = end + 1
+    return texts
 
 
 def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[int, int]]:
@@ -125,12 +142,14 @@ def _shared_signature_words(
 
 
 def duplicate_pairs(
-    terms: EntryTerms, settings: HealthSettings, text: Callable[[int], str]
+    candidates: Iterable[tuple[int, int]], texts: Mapping[int, str], settings: HealthSettings
 ) -> dict[tuple[int, int], float]:
-    """Verified pairs (a < b) -> similarity in percent; `text(i)` is entry i's normalised text."""
+    """Verified pairs (a < b) of `candidates` -> similarity in percent; `texts` holds every
+    candidate's normalised text."""
     found: dict[tuple[int, int], float] = {}
-    for a, b in candidate_pairs(terms, settings):
-        score = fuzz.token_set_ratio(text(a), text(b), score_cutoff=settings.duplicate_similarity)
+    for a, b in candidates:
+        text_a, text_b = texts[a], texts[b]
+        score = fuzz.token_set_ratio(text_a, text_b, score_cutoff=settings.duplicate_similarity)
         if score:
             found[(a, b)] = float(score)
     return found
@@ -139,23 +158,19 @@ def duplicate_pairs(
 def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
     """Duplicate groups as findings: per group the newest first (`lead`), then the others,
     each with its similarity to the entry it matched best."""
-    cache: dict[int, str] = {}
-
-    def text(index: int) -> str:
-        if index not in cache:
-            cache[index] = normalised_text(terms.entries[index])
-        return cache[index]
-
-    pairs = duplicate_pairs(terms, settings, text)
+    entries = terms.entries
+    candidates = candidate_pairs(terms, settings)
+    texts = normalised_texts(entries, (index for pair in candidates for index in pair))
+    pairs = duplicate_pairs(candidates, texts, settings)
     best: dict[int, tuple[float, int]] = {}
     for (a, b), score in pairs.items():
         for one, other in ((a, b), (b, a)):
             if score > best.get(one, (-1.0, 0))[0]:
                 best[one] = (score, other)
     groups = _components(pairs)
-    ordered = [newest_first(terms.entries[index] for index in group) for group in groups]
+    position = {entries[index].id: index for group in groups for index in group}
+    ordered = [newest_first(entries[index] for index in group) for group in groups]
     ordered.sort(key=lambda members: _group_order(members[0]))
-    position = {entry.id: index for index, entry in enumerate(terms.entries)}
     findings: list[Finding] = []
     threshold = f"{settings.duplicate_similarity:g}"
     for number, members in enumerate(ordered):
@@ -172,11 +187,11 @@ def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding
         )
         for member in members[1:]:
             me = position[member.id]
-            direct = fuzz.token_set_ratio(text(me), text(position[lead.id]))
+            direct = fuzz.token_set_ratio(texts[me], texts[position[lead.id]])
             score, other = (
                 (direct, position[lead.id]) if direct >= settings.duplicate_similarity else best[me]
             )
-            partner = terms.entries[other]
+            partner = entries[other]
             findings.append(
                 Finding(
                     Check.DUPLICATES,

@@ -93,11 +93,12 @@ def _patterns(rule: LoadLine) -> tuple[re.Pattern[str] | None, re.Pattern[str] |
 
 
 def read_texts(
-    entries: Iterable[Entry], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
+    places: Iterable[tuple[str, str]], root_of: Mapping[str, Path], rules: Sequence[LoadLine]
 ) -> dict[str, str]:
-    """Qualified path -> text of every file of `entries` some rule applies to (`root_of` maps
-    an entry's root label to its folder; unreadable files are left out)."""
-    files = {entry.qualified_path: (entry.root, entry.path) for entry in entries}
+    """Qualified path -> text of every file of `places` ((root label, path) of each entry)
+    some rule applies to (`root_of` maps a root label to its folder; unreadable files are
+    left out)."""
+    files = {qualified_path(label, path): (label, path) for label, path in places}
     texts = {}
     for qualified, (label, path) in sorted(files.items()):
         if not any(applies(rule, path) for rule in rules):

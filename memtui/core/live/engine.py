@@ -435,7 +435,8 @@ class Engine:
         self.build_index()
         with self._lock:
             index = self._index
-            entries, alive, segments = list(index.entries), index.alive, (index.main, index.delta)
+            entries, alive = index.entries.copy(), index.alive.copy()
+            segments = (index.main, index.delta)
         from memtui.core.search.terms import collect_terms  # here: only the health checks ask
 
         return collect_terms(entries, alive, segments)

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from memtui.core.health.entries import LiveEntries
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.search.segment import Segment
@@ -28,7 +29,7 @@ class EntryTerms:
     The pairs are in the index's order (by word, not by entry): every check either counts or
     sorts them its own way, so grouping them by entry here would be a sort nobody needs."""
 
-    entries: list[Entry]
+    entries: LiveEntries
     words: list[str]
     """Word id -> word."""
     owners: SmallArray
@@ -46,7 +47,8 @@ class EntryTerms:
 def collect_terms(
     entries: Sequence[Entry], alive: BoolArray, segments: Sequence[Segment]
 ) -> EntryTerms:
-    """Invert the postings of `segments` (slots index `entries`; dead slots are dropped).
+    """Invert the postings of `segments` (slots index `entries`, which is not changed later;
+    dead slots are dropped).
 
     The pairs are int32 and made one segment at a time: at 50,000 entries there are ~4 million,
     and int64 copies of them took the health view's memory 190 MB past the app's."""
@@ -78,8 +80,7 @@ def collect_terms(
         owner_parts.append(gathered(compact, segment.docs if everyone else segment.docs[live]))
         word_parts.append(pair_words if everyone else pair_words[live])
         del pair_words, live
-    live_slots = np.flatnonzero(alive)
-    live_entries = [entries[slot] for slot in live_slots.tolist()]
+    live_entries = LiveEntries(entries, alive)
     if not word_parts:
         empty = np.zeros(0, dtype=np.int32)
         return EntryTerms(live_entries, words, empty, empty, np.zeros(0, dtype=np.int64))

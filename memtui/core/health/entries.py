@@ -1,0 +1,138 @@
+"""The live entries the health checks read: what every check reads of all of them as columns,
+and an `Entry` made only for those a check looks closer at or reports.
+
+A warm start's entries are rows of the cache's table (`core.cache.entry_table`). Making all
+50,000 of them cost ~0.35 s and held their 40 MB of bodies at once, where the checks read the
+title, file, line and date of every entry and each body once (the secrets scan): those come
+straight from the table's columns, a body from the cache file when it is read.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import TypeVar, overload
+
+import numpy as np
+
+from memtui.core.cache.compact_columns import row_reader
+from memtui.core.cache.entry_table import TableView
+from memtui.core.model import Entry
+from memtui.core.search.arrays import BoolArray, IntArray
+from memtui.core.search.slots import JoinedRows, columns_and_rest
+
+T = TypeVar("T")
+
+
+class LiveEntries(Sequence[Entry]):
+    """The live entries in slot order (dead slots left out): `[i]` makes entry i from the
+    columns when it is a table's row; `titles`, `roots`, `paths`, `qualified_paths`,
+    `line_start` and `date_ordinal` hold that field of every entry, `body(i)` reads a body."""
+
+    __slots__ = (
+        "_base",
+        "_live",
+        "_slots",
+        "_starts",
+        "date_ordinal",
+        "line_start",
+        "paths",
+        "qualified_paths",
+        "roots",
+        "titles",
+    )
+
+    def __init__(self, slots: Sequence[Entry], alive: BoolArray) -> None:
+        rows, rest = columns_and_rest(slots)
+        views = _table_views(rows)
+        if views is None:
+            views, rest = [], slots
+        self._slots = slots
+        self._base = views
+        """The tables' rows the first slots are, in order; the other slots are `rest`."""
+        self._starts = list(accumulate((len(view) for view in views), initial=0))
+        self._live: list[int] | None = None if bool(alive.all()) else np.flatnonzero(alive).tolist()
+        """Slot of each live entry (None: every slot is live)."""
+        self.titles = self._picked([*_titles(views), *(entry.title for entry in rest)])
+        self.paths = self._picked(
+            [*(path for view in views for path in view.paths()), *(e.path for e in rest)]
+        )
+        self.roots = self._picked(
+            [*(root for view in views for root in view.roots()), *(e.root for e in rest)]
+        )
+        self.qualified_paths = self._picked(
+            [
+                *(path for view in views for path in view.qualified_paths()),
+                *(entry.qualified_path for entry in rest),
+            ]
+        )
+        self.line_start = self._picked(
+            [
+                *(line for view in views for line in view.numbers("line_start").tolist()),
+                *(entry.line_start for entry in rest),
+            ]
+        )
+        ordinals = [
+            *(day for view in views for day in view.numbers("date").tolist()),
+            *(-1 if entry.date is None else entry.date.toordinal() for entry in rest),
+        ]
+        self.date_ordinal: IntArray = np.asarray(self._picked(ordinals), dtype=np.int64)
+        """Each entry's date as an ordinal, -1 when it has none."""
+
+    def _picked(self, values: list[T]) -> list[T]:
+        """The live slots' values of a per-slot column."""
+        return values if self._live is None else [values[slot] for slot in self._live]
+
+    def __len__(self) -> int:
+        return len(self.titles)
+
+    @overload
+    def __getitem__(self, at: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[Entry]: ...
+
+    def __getitem__(self, at: int | slice) -> Entry | list[Entry]:
+        if isinstance(at, slice):
+            return [self[index] for index in range(*at.indices(len(self)))]
+        return self._slots[self._slot(at)]
+
+    def body(self, at: int) -> str:
+        """Entry `at`'s body (`Entry.body`), without making the entry."""
+        slot = self._slot(at)
+        if slot >= self._starts[-1]:
+            return self._slots[slot].body
+        part = bisect_right(self._starts, slot) - 1
+        view = self._base[part]
+        return view.table.bodies.body(int(view.rows[slot - self._starts[part]])) or ""
+
+    def _slot(self, at: int) -> int:
+        if not -len(self) <= at < len(self):
+            raise IndexError(at)
+        at %= len(self)
+        return at if self._live is None else self._live[at]
+
+
+def _table_views(rows: object) -> list[TableView] | None:
+    """The table views `rows` is made of; None when it is not made of tables' rows."""
+    if isinstance(rows, TableView):
+        return [rows]
+    if isinstance(rows, JoinedRows) and all(isinstance(part, TableView) for part in rows.parts):
+        return [part for part in rows.parts if isinstance(part, TableView)]
+    return None
+
+
+def _titles(views: list[TableView]) -> list[str]:
+    """Each row's `Entry.title`: its own title, else its last heading."""
+    titles: list[str] = []
+    for view in views:
+        table = view.table
+        title_of = row_reader(table.titles)
+        ends, ids = table.headings.ends.tolist(), table.headings.ids.tolist()
+        strings = table.headings.strings
+        titles.extend(
+            strings[ids[ends[row] - 1]] if (title := title_of(row)) is None else title
+            for row in view.row_list()
+        )
+    return titles

@@ -1,0 +1,112 @@
+"""The live entries the health checks read (`core.health.entries`): every column and body the
+same as the entry made from it, on warm and cold loads, after changes, over two roots; and the
+normalised texts duplicates compare the same as tokenizing each entry alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from cache_helpers import cached_engine, fresh_engine
+
+from memtui.core.health import duplicates
+from memtui.core.health.duplicates import normalised_texts
+from memtui.core.live.engine import Engine
+from memtui.core.search.tokenize import tokens
+
+
+def _change_files(root: Path) -> None:
+    daily = root / "memory/2026-11-20.md"
+    daily.write_text(daily.read_text() + "\n## 22:00 — Deploy again\n\nDeployment of v2.2.\n")
+    (root / "notes/loose.md").unlink()
+    (root / "notes/new.md").write_text("# New\n\n## Invoice 数据 deploy\n\nÉtat café ﬁx.\n")
+
+
+def _warm(*roots: Path) -> Engine:
+    cached_engine(*roots).save_cache()
+    return cached_engine(*roots)
+
+
+def _warm_then_changed(root: Path) -> Engine:
+    engine = _warm(root)
+    _change_files(root)
+    engine.apply_changes([root / "memory/2026-11-20.md", root / "notes/loose.md"])
+    engine.apply_changes([root / "notes/new.md"])
+    return engine
+
+
+def _changed_then_warm(root: Path) -> Engine:
+    cached_engine(root).save_cache()
+    _change_files(root)
+    return cached_engine(root)  # the changed files read over the cached table
+
+
+def _two_roots_warm(root: Path) -> Engine:
+    other = root.parent / "other"
+    (other / "memory").mkdir(parents=True)
+    (other / "MEMORY.md").write_text("# Memory\n\n## Deploy\n\nDeploys go out on Fridays.\n")
+    (other / "memory/2026-11-19.md").write_text("# Notes\n\n## 08:00 — Deploy\n\nShipped.\n")
+    return _warm(root, other)
+
+
+ENGINES = {
+    "cold": fresh_engine,
+    "warm": _warm,
+    "warm, then files changed (dead slots, a delta)": _warm_then_changed,
+    "files changed since the cache was written": _changed_then_warm,
+    "two roots, warm": _two_roots_warm,
+}
+
+
+@pytest.mark.parametrize("make", ENGINES.values(), ids=list(ENGINES))
+def test_columns_and_bodies_are_the_entries_own(
+    make: Callable[[Path], Engine], memory_root: Path
+) -> None:
+    engine = make(memory_root)
+    live = engine.entry_terms().entries
+    made = [live[index] for index in range(len(live))]
+    assert sorted(entry.id for entry in made) == sorted(
+        entry.id for entry in engine.loaded_entries()
+    )
+    assert live.titles == [entry.title for entry in made]
+    assert live.roots == [entry.root for entry in made]
+    assert live.paths == [entry.path for entry in made]
+    assert live.qualified_paths == [entry.qualified_path for entry in made]
+    assert live.line_start == [entry.line_start for entry in made]
+    assert live.date_ordinal.tolist() == [
+        -1 if entry.date is None else entry.date.toordinal() for entry in made
+    ]
+    assert [live.body(index) for index in range(len(live))] == [entry.body for entry in made]
+    assert live[-1] == made[-1] and live[1:3] == made[1:3]
+    with pytest.raises(IndexError):
+        live.body(len(live))
+
+
+def test_a_warm_start_makes_no_entry_for_the_columns(memory_root: Path, made: list[int]) -> None:
+    engine = _warm(memory_root)
+    made.clear()
+    live = engine.entry_terms().entries
+    assert live.titles and live.date_ordinal.size and live.body(0) is not None
+    assert made == []
+
+
+@pytest.mark.parametrize("batch", [1, 3, 1000])
+@pytest.mark.parametrize(
+    "make", [fresh_engine, _warm, _changed_then_warm], ids=["cold", "warm", "changed"]
+)
+def test_normalised_texts_tokenize_each_entry_alone(
+    make: Callable[[Path], Engine],
+    batch: int,
+    memory_root: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(duplicates, "TEXT_BATCH", batch)
+    engine = make(memory_root)
+    live = engine.entry_terms().entries
+    picked = list(range(len(live)))[::-2]
+    texts = normalised_texts(live, picked + picked[:3])
+    assert list(texts) == sorted(picked)
+    for index in picked:
+        entry = live[index]
+        assert texts[index] == " ".join(tokens(f"{entry.title}\n{entry.body}"))
