@@ -152,13 +152,15 @@ def test_masking_never_changes_the_line_count_and_is_idempotent(text: str) -> No
 @given(TEXTISH)
 def test_the_quick_first_looks_never_hide_a_secret(text: str) -> None:
     """Text with none of what a secret needs is left alone after one search, and a pattern
-    runs only on text holding its literal: masking with those checks and without them (every
-    pattern on every text) gives the same result."""
+    runs only on text holding its rare character and its literal: masking with those checks
+    and without them (every pattern on every text) gives the same result."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(secrets, "_may_hold_secret", lambda text: True)
-        patch.setattr(secrets, "_TOKENS", [(kind, "", token) for kind, _, token in secrets._TOKENS])
+        every = [(kind, "", "", token) for kind, _, _, token in secrets._TOKENS]
+        patch.setattr(secrets, "_TOKENS", every)
         patch.setattr(secrets, "_BEARER_NEEDS", "")
         patch.setattr(secrets, "_URL_NEEDS", "")
+        patch.setattr(secrets, "_URL_RARE", "")
         without = mask_secrets(text)
     assert mask_secrets(text) == without
 
@@ -196,3 +198,13 @@ PLAIN_WORDS = st.lists(
 @given(PLAIN_WORDS)
 def test_text_without_secrets_is_unchanged(text: str) -> None:
     assert mask_secrets(text) == (text, 0)
+
+
+@pytest.mark.parametrize(
+    ("rare", "needed"),
+    [(rare, needed) for _, rare, needed, _ in secrets._TOKENS]
+    + [(secrets._URL_RARE, secrets._URL_NEEDS)],
+)
+def test_a_rare_character_looked_for_first_is_one_of_its_literal(rare: str, needed: str) -> None:
+    """What makes looking for it first safe: a text without it cannot hold the literal."""
+    assert len(rare) == 1 and rare in needed

@@ -21,40 +21,45 @@ _PEM = re.compile(
 )
 """A private-key block; a truncated one (no END line) runs to its last base64-looking line."""
 
-_TOKENS: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
-    (kind, needed, re.compile(pattern))
-    for kind, needed, pattern in (
-        ("GitHub token", "_", r"gh[pousr]_[A-Za-z0-9]{30,}"),
-        ("GitHub token", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,}"),
-        ("OpenAI/Anthropic key", "sk-", r"sk-[A-Za-z0-9_-]{20,}"),
-        ("Stripe key", "sk_", r"sk_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("Stripe key", "rk_", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("AWS access key", "AKIA", r"AKIA[A-Z0-9]{16}(?![A-Z0-9])"),
-        ("AWS access key", "ASIA", r"ASIA[A-Z0-9]{16}(?![A-Z0-9])"),
-        ("Slack token", "xox", r"xox[baprs]-[A-Za-z0-9-]{10,}"),
-        ("Google API key", "AIza", r"AIza[0-9A-Za-z_-]{35}"),
-        ("JWT", "eyJ", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
+_TOKENS: tuple[tuple[str, str, str, re.Pattern[str]], ...] = tuple(
+    (kind, rare, needed, re.compile(pattern))
+    for kind, rare, needed, pattern in (
+        ("GitHub token", "_", "_", r"gh[pousr]_[A-Za-z0-9]{30,}"),
+        ("GitHub token", "_", "github_pat_", r"github_pat_[A-Za-z0-9_]{40,}"),
+        ("OpenAI/Anthropic key", "-", "sk-", r"sk-[A-Za-z0-9_-]{20,}"),
+        ("Stripe key", "_", "sk_", r"sk_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("Stripe key", "_", "rk_", r"rk_(?:live|test)_[A-Za-z0-9]{16,}"),
+        ("AWS access key", "K", "AKIA", r"AKIA[A-Z0-9]{16}(?![A-Z0-9])"),
+        ("AWS access key", "I", "ASIA", r"ASIA[A-Z0-9]{16}(?![A-Z0-9])"),
+        ("Slack token", "x", "xox", r"xox[baprs]-[A-Za-z0-9-]{10,}"),
+        ("Google API key", "I", "AIza", r"AIza[0-9A-Za-z_-]{35}"),
+        ("JWT", "J", "eyJ", r"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     )
 )
-"""Tokens with a recognisable shape, each with the kind of secret it is and a literal every
-match holds (for `gh..._`, its underscore: "gh" is in half the English words around).
+"""Tokens with a recognisable shape, each with the kind of secret it is, a literal every
+match holds (for `gh..._`, its underscore: "gh" is in half the English words around) and a
+character of that literal prose seldom holds.
 
 One pattern per family, each starting with its literal: the regex engine then skips ahead with
 a fast substring search instead of trying every alternative at every position (7× faster). A
 text without the literal is not searched at all: `in` finds it faster than a regex search is set
-up, and `memtui health` scans every body."""
+up, and `memtui health` scans every body. A text without the rare character is not even
+searched for the literal: one character is found ~6× faster than three (`memchr`), and a
+literal search was the whole cost of most texts (13 of them, 0.4 s of `memtui health` at
+50,000 entries)."""
 
 PRIVATE_KEY = "private key"
 BEARER_TOKEN = "bearer token"
 URL_PASSWORD = "password in a URL"
 ASSIGNED_SECRET = "password/secret/token value"
-_TOKEN_KINDS = frozenset(kind for kind, _, _ in _TOKENS)
+_TOKEN_KINDS = frozenset(kind for kind, _, _, _ in _TOKENS)
 
 _BEARER = re.compile(r"earer(?<=[Bb]earer)[ \t]+([A-Za-z0-9._~+/=-]{16,})")
 """`Bearer <token>`; matched from the literal `earer` (fast search), the `B`/`b` checked after."""
 _BEARER_NEEDS = "earer"
 _URL_PASSWORD = re.compile(r"://[^\s/:@]+:([^\s/@]+)@")
 _URL_NEEDS = "://"
+_URL_RARE = "/"
 _ASSIGNMENT = re.compile(r"[:=][ \t]*[\"']?([^\s\"'`,;]{3,})")
 """The separator and value of `key = value`, `key: value`, `"key": "value"`."""
 _REVERSED_KEY = re.compile(
@@ -150,8 +155,8 @@ def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int
         return [], []
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
     others: list[tuple[int, int, str]] = []
-    for kind, needed, token in _TOKENS:
-        if needed in text:
+    for kind, rare, needed, token in _TOKENS:
+        if rare in text and needed in text:
             for match in token.finditer(text):
                 if not _glued_left(text, match.start()):
                     others.append((match.start(), match.end(), kind))
@@ -159,7 +164,7 @@ def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int
         for match in _BEARER.finditer(text):
             if not _glued_left(text, match.start() - 1):  # the match starts after the B
                 others.append((match.start(1), match.end(1), BEARER_TOKEN))
-    if _URL_NEEDS in text:
+    if _URL_RARE in text and _URL_NEEDS in text:
         for match in _URL_PASSWORD.finditer(text):
             others.append((match.start(1), match.end(1), URL_PASSWORD))
     if ":" in text or "=" in text:
