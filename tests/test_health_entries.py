@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cache_helpers import cached_engine, fresh_engine
 
-from memtui.core.health import duplicates
+from memtui.core.health import dated, duplicates
 from memtui.core.health.duplicates import normalised_texts
 from memtui.core.live.engine import Engine
 from memtui.core.search.tokenize import tokens
@@ -110,3 +110,29 @@ def test_normalised_texts_tokenize_each_entry_alone(
     for index in picked:
         entry = live[index]
         assert texts[index] == " ".join(tokens(f"{entry.title}\n{entry.body}"))
+
+
+TITLES = {  # what `topic_key` gave each title alone before titles were tokenized in batches
+    "Deploy target (2026-10-02)": "deploy target",
+    "Deploy target": "deploy target",
+    "Session: 2026-11-18 09:30 UTC": "",
+    "Monday 2026-11-16": "",
+    "Tasks": "tasks",
+    "ok": "",
+    "": "",
+    "Ｆｕｌｌwidth Ｔitle 3": "fullwidth title",
+    "数据库 迁移": "",
+    "数据库迁移 plan": "数 据 库 迁 移 数据 据库 库迁 迁移 plan",
+    "İstanbul ＡＢＣ 2026": "i stanbul abc",
+    "Redis v7 upgrade — 12 nodes": "redis upgrade nodes",
+    "bad \x01 separator": "bad separator",
+}
+
+
+@pytest.mark.parametrize("batch", [1, 2, 5000])
+def test_topic_keys_drop_dates_and_numbers_from_each_title(
+    batch: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(dated, "TITLE_BATCH", batch)
+    assert dated.topic_keys(list(TITLES)) == list(TITLES.values())
+    assert dated.topic_keys([]) == []

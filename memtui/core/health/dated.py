@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -32,7 +33,7 @@ from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.plural import plural
 from memtui.core.search.terms import EntryTerms, counted, gathered, pair_chunks
-from memtui.core.search.tokenize import tokens
+from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens, tokens
 
 DISTINCTIVE_SHARE = 0.05
 DISTINCTIVE_MIN = 3
@@ -201,12 +202,35 @@ def is_wordish(word: str) -> bool:
     return len(word) >= 3 and word not in _STOP_WORDS and _LETTER.search(word) is not None
 
 
-def topic_key(title: str) -> str:
-    """The title without dates, times, numbers and calendar words; '' when nothing is left or
+TITLE_BATCH = 5_000
+"""Titles tokenized at once by `topic_keys` (their tokens are one list meanwhile)."""
+
+
+def topic_keys(titles: Sequence[str]) -> list[str]:
+    """Each title without dates, times, numbers and calendar words; '' when nothing is left or
     one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
-    labels a log entry, it does not name a topic)."""
-    words = tokens(title)
-    kept = [word for word in words if word not in _CALENDAR and not _DIGIT.search(word)]
+    labels a log entry, it does not name a topic). Tokenized a batch at a time
+    (`batch_tokens`), and whether a word is a date's decided once per distinct word."""
+    dated: dict[str, bool] = {}
+
+    def kept(word: str) -> bool:
+        if word not in dated:
+            dated[word] = word in _CALENDAR or _DIGIT.search(word) is not None
+        return not dated[word]
+
+    keys: list[str] = []
+    for first in range(0, len(titles), TITLE_BATCH):
+        words = batch_tokens(titles[first : first + TITLE_BATCH])
+        start = 0
+        while start < len(words):
+            end = words.index(TEXT_SEPARATOR, start)
+            keys.append(_topic_key(words[start:end], [w for w in words[start:end] if kept(w)]))
+            start = end + 1
+    return keys
+
+
+def _topic_key(words: list[str], kept: list[str]) -> str:
+    """The topic of a title's `words`, of which `kept` are not about dates (see `topic_keys`)."""
     if not any(len(word) >= 3 for word in kept):
         return ""
     if len(kept) == 1 and len(words) - len(kept) > len(kept):
@@ -217,9 +241,10 @@ def topic_key(title: str) -> str:
 def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
     """Older statements of a topic under its newest one (the lead), newest topics first."""
     entries = terms.entries
+    dated = np.flatnonzero(entries.date_ordinal >= 0).tolist()
     indexes: defaultdict[str, list[int]] = defaultdict(list)
-    for index, ordinal in enumerate(entries.date_ordinal.tolist()):
-        if ordinal >= 0 and (key := topic_key(entries.titles[index])):
+    for index, key in zip(dated, topic_keys([entries.titles[i] for i in dated]), strict=True):
+        if key:
             indexes[key].append(index)
     topics = {
         key: [entries[index] for index in members]
