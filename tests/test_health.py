@@ -122,6 +122,8 @@ def test_candidate_pairs_do_not_depend_on_how_many_are_made_at_once(
     for block in (1, 7, 100):
         monkeypatch.setattr(duplicates, "PAIR_BLOCK", block)
         assert candidate_pairs(terms, settings) == whole
+    monkeypatch.setattr(duplicates, "KEY32_ENTRIES", 0)  # pair keys as int64, as past 65,536
+    assert candidate_pairs(terms, settings) == whole
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from cache_helpers import cached_engine, fresh_engine
 
 from memtui.core.cache.entry_table import TableView
 from memtui.core.health.check import load_line_cuts
-from memtui.core.health.load_line import past_load_line
+from memtui.core.health.load_line import _Offsets, past_load_line
 from memtui.core.health.settings import LoadLine
 from memtui.core.model import Entry, Source
 
@@ -67,3 +67,23 @@ def test_a_warm_start_checks_its_load_lines_from_the_cached_columns(tmp_path: Pa
     assert isinstance(view, TableView)
     cuts = load_line_cuts(warm)
     assert cuts and cuts == load_line_cuts(fresh_engine(root))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "one line", "a\nb\n", "a\r\nb\r\n\n", "\n\n", "café\n€ 😀\nend", "bad \udcff byte\nx"],
+)
+def test_line_offsets_count_characters_and_utf8_bytes(text: str) -> None:
+    """ASCII text takes a shortcut (its bytes are its characters); the counts are the same."""
+    offsets = _Offsets.of(text)
+    lines = text.split("\n")[: -1 if text.endswith("\n") else None] if text else []
+    chars = bytes_ = 0
+    for number, line in enumerate(lines):
+        assert (offsets.chars[number], offsets.bytes[number]) == (chars, bytes_)
+        chars += len(line) + 1
+        bytes_ += len(line.encode("utf-8", "surrogatepass")) + 1
+    assert (len(offsets.chars), offsets.total_chars, offsets.total_bytes) == (
+        len(lines),
+        chars,
+        bytes_,
+    )

@@ -25,6 +25,7 @@ import datetime as dt
 import re
 from collections import defaultdict
 from collections.abc import Sequence
+from itertools import compress
 
 import numpy as np
 
@@ -211,27 +212,24 @@ def topic_keys(titles: Sequence[str]) -> list[str]:
     one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
     labels a log entry, it does not name a topic). Tokenized a batch at a time
     (`batch_tokens`), and whether a word is a date's decided once per distinct word."""
-    dated: dict[str, bool] = {}
-
-    def kept(word: str) -> bool:
-        if word not in dated:
-            dated[word] = word in _CALENDAR or _DIGIT.search(word) is not None
-        return not dated[word]
-
+    kept: dict[str, bool] = {}
     keys: list[str] = []
     for first in range(0, len(titles), TITLE_BATCH):
         words = batch_tokens(titles[first : first + TITLE_BATCH])
+        for word in set(words).difference(kept):
+            kept[word] = word not in _CALENDAR and _DIGIT.search(word) is None
         start = 0
         while start < len(words):
             end = words.index(TEXT_SEPARATOR, start)
-            keys.append(_topic_key(words[start:end], [w for w in words[start:end] if kept(w)]))
+            title = words[start:end]
+            keys.append(_topic_key(title, list(compress(title, map(kept.__getitem__, title)))))
             start = end + 1
     return keys
 
 
 def _topic_key(words: list[str], kept: list[str]) -> str:
     """The topic of a title's `words`, of which `kept` are not about dates (see `topic_keys`)."""
-    if not any(len(word) >= 3 for word in kept):
+    if not kept or max(map(len, kept)) < 3:
         return ""
     if len(kept) == 1 and len(words) - len(kept) > len(kept):
         return ""

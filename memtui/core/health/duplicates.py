@@ -35,6 +35,8 @@ SIGNATURE_MAX_FREQUENCY = 100
 entry stored up to this many times is still found."""
 SHARED_SIGNATURE_WORDS = 3
 """Signature words two entries must share to be compared (fewer when a signature is shorter)."""
+KEY32_ENTRIES = 1 << 16
+"""Up to this many entries, a pair's key (a × entries + b) fits 32 bits: sorted ~2× faster."""
 PAIR_BLOCK = 200_000
 """Entry pairs made at once while counting shared signature words (~12 MB of arrays)."""
 
@@ -66,8 +68,13 @@ def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[i
     sizes = terms.distinct_words()
     owner, word = _signatures(terms, sizes >= settings.duplicate_min_words)
     signature_size = np.bincount(owner, minlength=len(terms.entries))
+    short = signature_size < SHARED_SIGNATURE_WORDS
+    """Entries whose pairs may share fewer words: the rest of the ~3 million pairs sharing one
+    word at 50,000 entries are dropped before their sizes are looked up."""
     pairs: list[tuple[int, int]] = []
     for a, b, shared in _shared_signature_words(owner, word):
+        maybe = (shared >= SHARED_SIGNATURE_WORDS) | short[a] | short[b]
+        a, b, shared = a[maybe], b[maybe], shared[maybe]
         needed = np.minimum(
             np.minimum(signature_size[a], signature_size[b]), SHARED_SIGNATURE_WORDS
         )
@@ -126,6 +133,7 @@ def _shared_signature_words(
         return
     entries = int(owner.max()) + 1
     per_entry = np.cumsum(np.bincount(owner, weights=partners, minlength=entries))
+    holder = owner.astype(np.uint32 if entries <= KEY32_ENTRIES else np.int64)
     cuts = np.searchsorted(per_entry, np.arange(PAIR_BLOCK, per_entry[-1], PAIR_BLOCK))
     bounds = np.unique(np.concatenate([[0], cuts + 1, [entries]])).tolist()
     for low, high in pairwise(bounds):
@@ -136,7 +144,7 @@ def _shared_signature_words(
             continue
         left = np.repeat(starts, counts)
         right = left + 1 + np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        keys, shared = np.unique(owner[left] * entries + owner[right], return_counts=True)
+        keys, shared = np.unique(holder[left] * entries + holder[right], return_counts=True)
         del left, right
         yield keys // entries, keys % entries, shared.astype(np.int64)
 

@@ -33,6 +33,7 @@ class LiveEntries(Sequence[Entry]):
     __slots__ = (
         "_base",
         "_live",
+        "_rows",
         "_slots",
         "_starts",
         "date_ordinal",
@@ -52,6 +53,8 @@ class LiveEntries(Sequence[Entry]):
         self._base = views
         """The tables' rows the first slots are, in order; the other slots are `rest`."""
         self._starts = list(accumulate((len(view) for view in views), initial=0))
+        self._rows = [(view.table, view.row_list()) for view in views]
+        """Each view's table and rows as Python ints (a body is read by row)."""
         self._live: list[int] | None = None if bool(alive.all()) else np.flatnonzero(alive).tolist()
         """Slot of each live entry (None: every slot is live)."""
         self.titles = self._picked([*_titles(views), *(entry.title for entry in rest)])
@@ -101,16 +104,18 @@ class LiveEntries(Sequence[Entry]):
     def body(self, at: int) -> str:
         """Entry `at`'s body (`Entry.body`), without making the entry."""
         slot = self._slot(at)
-        if slot >= self._starts[-1]:
+        starts = self._starts
+        if slot >= starts[-1]:
             return self._slots[slot].body
-        part = bisect_right(self._starts, slot) - 1
-        view = self._base[part]
-        return view.table.bodies.body(int(view.rows[slot - self._starts[part]])) or ""
+        part = 0 if len(starts) == 2 else bisect_right(starts, slot) - 1
+        table, rows = self._rows[part]
+        return table.bodies.body(rows[slot - starts[part]]) or ""
 
     def _slot(self, at: int) -> int:
-        if not -len(self) <= at < len(self):
+        size = len(self.titles)
+        if not -size <= at < size:
             raise IndexError(at)
-        at %= len(self)
+        at %= size
         return at if self._live is None else self._live[at]
 
 

@@ -17,6 +17,7 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from typing import Protocol
 
@@ -120,10 +121,18 @@ class _Offsets:
 
     @classmethod
     def of(cls, text: str) -> _Offsets:
-        chars, raw = [0], [0]
-        for line in split_lines(text):
-            chars.append(chars[-1] + len(line) + 1)
-            raw.append(raw[-1] + len(line.encode("utf-8", "surrogatepass")) + 1)
+        """The offsets of `text`'s lines; in ASCII text (most memory) bytes are characters."""
+        lines = split_lines(text)
+        chars = list(accumulate((len(line) + 1 for line in lines), initial=0))
+        raw = (
+            chars
+            if text.isascii()
+            else list(
+                accumulate(
+                    (len(line.encode("utf-8", "surrogatepass")) + 1 for line in lines), initial=0
+                )
+            )
+        )
         return cls(chars[:-1], raw[:-1], chars[-1], raw[-1])
 
     def last_loaded(self, starts: list[int], total: int, limit: int) -> tuple[int, bool]:
@@ -169,9 +178,10 @@ def find_beyond_load_line(
         first = by_path[path][0]
         file_cuts: list[LoadCut] = []
         whole: list[LoadLine] = []
+        offsets = _Offsets.of(texts[path])
         for rule in rules:
             if applies(rule, first.path):
-                cut = cut_of(rule, texts[path], first.root, first.path)
+                cut = cut_of(rule, texts[path], first.root, first.path, offsets)
                 if cut is None:
                     whole.append(rule)
                 else:
