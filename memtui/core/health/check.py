@@ -35,8 +35,10 @@ def find_secrets(entries: LiveEntries) -> tuple[list[Finding], Counter[str]]:
     Each body is read once, and an entry made only where masking fires."""
     findings: list[Finding] = []
     totals: Counter[str] = Counter()
-    paths, lines, titles = entries.paths, entries.line_start, entries.titles
-    for index in sorted(range(len(entries)), key=lambda index: (paths[index], lines[index])):
+    titles = entries.titles
+    in_file_order = sorted(range(len(entries)), key=entries.line_start.__getitem__)
+    in_file_order.sort(key=entries.paths.__getitem__)  # stable: by path, then line
+    for index in in_file_order:
         kinds = secret_kinds(f"{titles[index]}\n{entries.body(index)}")
         if not kinds:
             continue
@@ -97,8 +99,8 @@ def check_health(engine: Engine) -> HealthReport:
     terms = engine.entry_terms()
     give_back_memory()
     settings = engine.config.health
-    places = zip(terms.entries.roots, terms.entries.paths, strict=True)
-    texts = read_texts(places, _root_of(engine), settings.load_lines)
+    files = dict.fromkeys(zip(terms.entries.roots, terms.entries.paths, strict=True))
+    texts = read_texts(files, _root_of(engine), settings.load_lines)
     report = check_terms(terms, texts, settings, engine.today)
     elapsed = (time.perf_counter() - started) * 1000
     return HealthReport(
