@@ -156,8 +156,7 @@ def duplicate_pairs(
     candidate's normalised text."""
     found: dict[tuple[int, int], float] = {}
     for a, b in candidates:
-        text_a, text_b = texts[a], texts[b]
-        score = fuzz.token_set_ratio(text_a, text_b, score_cutoff=settings.duplicate_similarity)
+        score = fuzz.token_set_ratio(texts[a], texts[b], score_cutoff=settings.duplicate_similarity)
         if score:
             found[(a, b)] = float(score)
     return found

@@ -31,7 +31,6 @@ class LiveEntries(Sequence[Entry]):
     `line_start` and `date_ordinal` hold that field of every entry, `body(i)` reads a body."""
 
     __slots__ = (
-        "_base",
         "_live",
         "_rows",
         "_slots",
@@ -50,9 +49,8 @@ class LiveEntries(Sequence[Entry]):
         if views is None:
             views, rest = [], slots
         self._slots = slots
-        self._base = views
-        """The tables' rows the first slots are, in order; the other slots are `rest`."""
         self._starts = list(accumulate((len(view) for view in views), initial=0))
+        """Where each table view's rows start among the slots; the slots after them are `rest`."""
         self._rows = [(view.table, view.row_list()) for view in views]
         """Each view's table and rows as Python ints (a body is read by row)."""
         self._live: list[int] | None = None if bool(alive.all()) else np.flatnonzero(alive).tolist()
