@@ -68,9 +68,9 @@ def candidate_pairs(terms: EntryTerms, settings: HealthSettings) -> list[tuple[i
     sizes = terms.distinct_words()
     owner, word = _signatures(terms, sizes >= settings.duplicate_min_words)
     signature_size = np.bincount(owner, minlength=len(terms.entries))
+    # Entries whose pairs may share fewer words: the rest of the ~3 million pairs sharing one
+    # word at 50,000 entries are dropped before their sizes are looked up.
     short = signature_size < SHARED_SIGNATURE_WORDS
-    """Entries whose pairs may share fewer words: the rest of the ~3 million pairs sharing one
-    word at 50,000 entries are dropped before their sizes are looked up."""
     pairs: list[tuple[int, int]] = []
     for a, b, shared in _shared_signature_words(owner, word):
         maybe = (shared >= SHARED_SIGNATURE_WORDS) | short[a] | short[b]
