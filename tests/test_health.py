@@ -6,15 +6,18 @@ Real temp folders, a real engine: what `memtui health` and the health view compu
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
-from memtui.core.health import duplicates
+from memtui.core.health import check, duplicates
 from memtui.core.health.check import check_health
 from memtui.core.health.duplicates import candidate_pairs
+from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, HealthReport
 from memtui.core.health.settings import DEFAULT_LOAD_LINES, HealthSettings, LoadLine
+from memtui.core.live import fork
 from memtui.core.live.engine import Engine
 from memtui.core.settings.config import Config, ConfigError, parse_config
 from memtui.demo import materialise_demo
@@ -298,6 +301,52 @@ def test_secrets_are_counted_per_kind(tmp_path: Path) -> None:
     assert finding.entry.title == "CI"
     assert finding.reason == ("masked 3 secrets: 2 × GitHub token, 1 × password/secret/token value")
     assert dict(report.secret_counts) == {"GitHub token": 2, "password/secret/token value": 1}
+
+
+def _failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
+    """A child that fails before it answers."""
+
+    def fail() -> Sequence[bytes]:
+        raise RuntimeError("the child's work failed")
+
+    return fork.start_in_child(fail)
+
+
+@pytest.mark.parametrize(
+    "scan",
+    ["in a forked child", "here (no fork)", "here after the child failed"],
+)
+def test_the_secrets_scan_finds_the_same_wherever_it_runs(
+    scan: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for offset in range(1, 12):
+        write(
+            tmp_path,
+            f"memory/{day(offset)}.md",
+            f"# Notes\n\n## CI {offset}\n\nToken {GITHUB} and password = hunter2{offset}\n\n"
+            f"## Clean {offset}\n\nNothing to see.\n",
+        )
+    write(tmp_path, "MEMORY.md", f"# Memory\n\n## Keys\n\napi_key: sk-{'a1B2' * 6}\n")
+    expected = health(tmp_path)
+    monkeypatch.setattr(check, "SCAN_CHILD_MIN_ENTRIES", 0)
+    monkeypatch.setattr(check, "can_fork", lambda: scan != "here (no fork)")
+    if scan == "here after the child failed":
+        monkeypatch.setattr(check, "start_in_child", _failing_child)
+    scans_here: list[LiveEntries] = []  # a child's appends stay in the child
+    scan_entries = check.masked_entries
+
+    def counted_scan(entries: LiveEntries) -> list[tuple[int, dict[str, int]]]:
+        scans_here.append(entries)
+        return scan_entries(entries)
+
+    monkeypatch.setattr(check, "masked_entries", counted_scan)
+    report = health(tmp_path)
+    assert bool(scans_here) == (scan != "in a forked child")
+    assert report.secret_counts == expected.secret_counts
+    assert [(f.entry.id, f.group, f.reason, f.details) for f in report.findings] == [
+        (f.entry.id, f.group, f.reason, f.details) for f in expected.findings
+    ]
+    assert len(report.section(Check.SECRETS)) == 12
 
 
 def test_an_old_entry_nothing_newer_mentions_is_a_stale_hint(tmp_path: Path) -> None:
