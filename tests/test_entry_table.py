@@ -20,7 +20,13 @@ from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry
 from memtui.core.search.facets import facets_of
-from memtui.core.search.slots import EntryRows, SlotEntries, ids_and_chars, joined_rows
+from memtui.core.search.slots import (
+    COLUMNS_FROM,
+    EntryRows,
+    SlotEntries,
+    ids_and_chars,
+    joined_rows,
+)
 from memtui.core.search.statics import StaticFactors, compute_statics, make_settings
 from memtui.core.settings.config import Boost, Config
 
@@ -102,10 +108,11 @@ def test_a_narrower_window_than_the_cache_drops_its_slots_without_making_them(
     assert_same_engine(engine, fresh_engine(corpus, days=7), ["more", "the", ""])
 
 
-def test_ids_and_chars_of_columns_and_of_appended_entries(corpus: Path) -> None:
+@pytest.mark.parametrize("count", [3, COLUMNS_FROM + 1], ids=["few", "many"])
+def test_ids_and_chars_of_columns_and_of_appended_entries(corpus: Path, count: int) -> None:
     slots = SlotEntries(table_of(warm_engine(corpus)))
     slots.append(fresh_engine(corpus).loaded_entries()[0])
-    picked = [len(slots) - 1, 0, 5, len(slots) - 2]
+    picked = [len(slots) - 1, *range(0, 2 * count, 2)][:count]
     assert ids_and_chars(slots, picked) == (
         [slots[slot].id for slot in picked],
         [slots[slot].text_chars for slot in picked],
