@@ -89,11 +89,14 @@ def _print_human(
     folders = " + ".join(one_line(str(root.path), 300) for root in engine.roots)
     lines = [f"{folders} · today {engine.today} · {window}"]
     current = None
+    files: set[str] = set()
     dates: dict[object, str] = {None: ""}  # a folder's entries share a few hundred dates
     for entry in entries:
-        if entry.qualified_path != current:
-            current = entry.qualified_path
-            lines.append(f"\n{one_line(current, 300)}")
+        path = entry.qualified_path
+        if path != current:
+            current = path
+            files.add(path)
+            lines.append(f"\n{one_line(path, 300)}")
         span = f"{entry.line_start}-{entry.line_end}"
         day = None if entry.date is None else (entry.date, entry.time)
         when = dates.get(day)
@@ -102,8 +105,7 @@ def _print_human(
         badge = " ⚠" if entry.warnings else ""
         title = one_line(show(entry.title), 90)
         lines.append(f"  {span:<11} {when:16}  {entry.source.value:9}  {title}{badge}")
-    files = len({entry.qualified_path for entry in entries})
-    summary = f"\n{plural(len(entries), 'entry', 'entries')} in {plural(files, 'file')}"
+    summary = f"\n{plural(len(entries), 'entry', 'entries')} in {plural(len(files), 'file')}"
     if engine.hidden_by_window:
         hidden = plural(engine.hidden_by_window, "daily entry", "daily entries")
         summary += f" · {hidden} outside the window"
