@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from memtui.core.live.roots import MemoryRoot, covers, distinct_labels, make_roots, tilde
 from memtui.core.places import claude
@@ -30,8 +32,7 @@ from memtui.core.places.table import (
 from memtui.core.settings.choices import chosen_in, default_choices_path, root_key
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
+class Candidate(Struct, frozen=True):
     """A memory root discovery found: which agent's layout, where, and a label for it."""
 
     kind: str
@@ -117,8 +118,7 @@ def decide(
     return candidates, what
 
 
-@dataclass(frozen=True, slots=True)
-class Plan:
+class Plan(Struct, frozen=True):
     """What `memtui` does with no ROOT in a folder: what it opens, or that it asks."""
 
     opens: tuple[Candidate, ...]

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from memtui.core.live.roots import MemoryRoot, covers, folder_label, make_roots
 from memtui.core.settings.choices import root_key
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from memtui.discovery import Candidate
 
 
-@dataclass(frozen=True)
-class Startup:
+class Startup(Struct, frozen=True):
     """Resolved settings for one run: read once, never changed."""
 
     config: Config

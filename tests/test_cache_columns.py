@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from memtui.core.cache.codec import decode, encode
 from memtui.core.cache.container import Container, write_container

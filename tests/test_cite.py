@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from dataclasses import replace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from ui_fakes import make_entry
 
 from memtui.core import cite

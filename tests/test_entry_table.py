@@ -4,11 +4,11 @@ factors read agree with those entries field for field, and a query makes only th
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
+import msgspec
 import numpy as np
 import pytest
 from cache_helpers import TODAY, assert_same_engine, cached_engine, fresh_engine
@@ -141,7 +141,7 @@ def field_columns(entries: list[Entry]) -> dict[str, object]:
 
 
 def assert_same_statics(left: StaticFactors, right: StaticFactors) -> None:
-    for name in StaticFactors.__slots__:
+    for name in StaticFactors.__struct_fields__:
         assert np.array_equal(getattr(left, name), getattr(right, name), equal_nan=True), name
 
 
@@ -153,7 +153,7 @@ def assert_same_statics(left: StaticFactors, right: StaticFactors) -> None:
 def test_columns_agree_with_the_entries_they_make(
     corpus: Path, memory_root: Path, boosts: tuple[Boost, ...]
 ) -> None:
-    config = dataclasses.replace(Config(), boosts=boosts)
+    config = msgspec.structs.replace(Config(), boosts=boosts)
     settings = make_settings(config, today_ordinal=TODAY.toordinal())
     for rows in (
         rows_of(warm_engine(corpus, config=config)),

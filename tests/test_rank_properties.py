@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from reference_rank import make_entry, reference_scores
 
 from memtui.core.live.engine import Engine

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from memtui.core.live.roots import MemoryRoot
 from memtui.core.model import (
@@ -42,7 +44,7 @@ def make_entry(index: int, title: str, body: str, **changes: object) -> Entry:
         line_end=4 + index * 5,
         date=dt.date(2026, 11, 1) + dt.timedelta(days=index % 20),
     )
-    return replace(entry, **changes)  # type: ignore[arg-type]
+    return replace(entry, **changes)
 
 
 def make_hit(rank: int, entry: Entry, terms: Iterable[str] = (), score: float = 0.5) -> Hit:

@@ -6,8 +6,9 @@ import argparse
 import json
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TextIO
+
+from msgspec.structs import replace
 
 from memtui.core.sanitize import undecodable_bytes_visible
 from memtui.core.secrets import mask_secrets

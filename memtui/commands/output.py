@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
@@ -34,8 +35,7 @@ def matched_tokens(explanation: Explanation) -> set[str]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Excerpt:
+class Excerpt(Struct, frozen=True):
     """~EXCERPT_CHARS of an entry around its first match, made visible, and where the matches
     are in it: `[start, end)` offsets in characters (code points) of `text`."""
 

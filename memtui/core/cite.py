@@ -15,7 +15,8 @@ shows. Secrets are masked by the caller, which knows whether the user revealed t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from memtui.core.model import Entry, EntryHead
 from memtui.core.sanitize import one_line, visible
@@ -24,8 +25,7 @@ MAX_PATH_CHARS = 4096
 """A path longer than any file system allows is cut (`one_line` needs a cap)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Cited:
+class Cited(Struct, frozen=True):
     """One entry to hand on: where its citation points and its text as handed on."""
 
     where: str

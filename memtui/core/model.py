@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct, field
 
 
 class Source(StrEnum):
@@ -63,8 +65,7 @@ class _Located:
         return self.path.rsplit("/", 1)[-1]
 
 
-@dataclass(frozen=True, slots=True, weakref_slot=True)
-class Entry(_Located):
+class Entry(_Located, Struct, frozen=True, weakref=True):
     """One searchable unit of memory: a section, a block, a history paragraph or a whole file.
 
     `line_start`/`line_end` are 1-based and inclusive in the original file, counting only
@@ -109,8 +110,7 @@ class Entry(_Located):
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class EntryHead(_Located):
+class EntryHead(_Located, Struct, frozen=True):
     """An entry without its text or metadata: what `memtui list` shows of each. A cached
     entry's text stays in the cache file until an `Entry` is made, so a listing made from the
     columns reads none of it (`core.live.heads`)."""
@@ -150,16 +150,14 @@ class EntryHead(_Located):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(Struct, frozen=True):
     """A path the store did not load, and why (shown in `list --json` and the UI)."""
 
     path: str
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class ChangeSet:
+class ChangeSet(Struct, frozen=True):
     """What one batch of file changes did to the corpus, by entry id."""
 
     added: frozenset[str] = frozenset()
@@ -212,8 +210,7 @@ class MatchKind(StrEnum):
     PHRASE = "phrase"
 
 
-@dataclass(frozen=True, slots=True)
-class TokenMatch:
+class TokenMatch(Struct, frozen=True):
     """One document token a query term matched, and how."""
 
     token: str
@@ -224,8 +221,7 @@ class TokenMatch:
     body_count: int
 
 
-@dataclass(frozen=True, slots=True)
-class TermMatch:
+class TermMatch(Struct, frozen=True):
     """A query term's contribution to relevance, with every number that went into it."""
 
     term: str
@@ -236,8 +232,7 @@ class TermMatch:
     matches: tuple[TokenMatch, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Factor:
+class Factor(Struct, frozen=True):
     """One row of the breakdown: raw input -> value in [0, 1] × weight = contribution."""
 
     name: str
@@ -248,8 +243,7 @@ class Factor:
     contribution: float
 
 
-@dataclass(frozen=True, slots=True)
-class Multiplier:
+class Multiplier(Struct, frozen=True):
     """A boost or penalty that fired, e.g. a config glob or a session boost."""
 
     name: str
@@ -266,8 +260,7 @@ def multiplier_product(multipliers: Sequence[Multiplier]) -> float:
     return total
 
 
-@dataclass(frozen=True, slots=True)
-class Explanation:
+class Explanation(Struct, frozen=True):
     """Everything needed to recompute and understand one hit's score."""
 
     factors: tuple[Factor, ...]
@@ -305,7 +298,10 @@ class Explanation:
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One ranked result: the entry, its score and why it ranked there."""
+    """One ranked result: the entry, its score and why it ranked there.
+
+    A dataclass, not a `Struct` like the other records: `LazyHit` (`core.search.hits`) fills
+    in its explanation on first access, which a frozen `Struct` does not allow."""
 
     rank: int
     """1-based."""
@@ -322,8 +318,7 @@ class Hit:
         return tuple((factor.name, factor.contribution) for factor in self.explanation.factors)
 
 
-@dataclass(frozen=True, slots=True)
-class RankResult:
+class RankResult(Struct, frozen=True):
     """A ranked answer to one query, with what is needed to explain an empty one."""
 
     query: str

@@ -13,12 +13,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from itertools import islice
 from operator import lt
 from typing import Any
 
 import numpy as np
+from msgspec.structs import replace
 
 from memtui.core.cache.container import (
     CacheCorrupt,

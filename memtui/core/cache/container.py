@@ -22,9 +22,10 @@ import os
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,8 +47,7 @@ Piece = bytes | memoryview
 """Bytes to write; an array's data is written straight from its memory, never copied."""
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(Struct, frozen=True):
     """A named section about to be written: its bytes come in pieces (written one by one, so a
     large cache is never joined into one string)."""
 

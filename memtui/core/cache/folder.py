@@ -19,8 +19,9 @@ import contextlib
 import hashlib
 import os
 import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.cache.container import (
     TEMPORARY_PREFIX,
@@ -47,8 +48,7 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
-@dataclass(frozen=True, slots=True)
-class CachedRootInfo:
+class CachedRootInfo(Struct, frozen=True):
     """One cache file, as `memtui cache` lists it."""
 
     file: Path

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from memtui import __version__
 
@@ -57,8 +58,7 @@ def code_fingerprint() -> str:
     return digest.hexdigest()
 
 
-@dataclass(frozen=True, slots=True)
-class CachedFile:
+class CachedFile(Struct, frozen=True):
     """One Markdown file as the store last saw it."""
 
     path: str
@@ -78,8 +78,7 @@ class CachedFile:
     'hidden' figure)."""
 
 
-@dataclass(frozen=True, slots=True)
-class CachedIndex:
+class CachedIndex(Struct, frozen=True):
     """The word index over a root's loaded entries, exactly as `build_main_segment` made it."""
 
     slots: Sequence[Entry]
@@ -89,8 +88,7 @@ class CachedIndex:
     """Token count per slot."""
 
 
-@dataclass(frozen=True, slots=True)
-class RootSnapshot:
+class RootSnapshot(Struct, frozen=True):
     """Everything cached for one root."""
 
     files: tuple[CachedFile, ...]

@@ -16,10 +16,11 @@ import fnmatch
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import Protocol
+
+from msgspec import Struct
 
 from memtui.core.health.model import Check, Finding, LoadCut
 from memtui.core.health.settings import LoadLine
@@ -50,8 +51,7 @@ class Lines(Protocol):
     def line_end(self) -> int: ...
 
 
-@dataclass(frozen=True, slots=True)
-class EntryLines:
+class EntryLines(Struct, frozen=True):
     """An entry's place in its file, without its text: the main screen's check after every
     load keeps these for a large MEMORY.md, not its entries (a warm start makes none)."""
 
@@ -110,8 +110,7 @@ def read_texts(
     return texts
 
 
-@dataclass(frozen=True, slots=True)
-class _Offsets:
+class _Offsets(Struct, frozen=True):
     """Where each line starts, in characters and UTF-8 bytes (index 0 is line 1)."""
 
     chars: list[int]

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct
 
 from memtui.core.model import Entry
 from memtui.core.plural import plural
@@ -36,8 +37,7 @@ SECTION_TITLES = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Struct, frozen=True):
     """One entry in one section, and why it is there."""
 
     check: Check
@@ -61,8 +61,7 @@ class Finding:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class LoadCut:
+class LoadCut(Struct, frozen=True):
     """Where an agent stops reading one file: after line `last_line` (the whole line when
     `whole_line`, else part of it) under the rule of `agent`."""
 
@@ -82,8 +81,7 @@ class LoadCut:
         return f"{self.root}/{self.path}" if self.root else self.path
 
 
-@dataclass(frozen=True, slots=True)
-class HealthReport:
+class HealthReport(Struct, frozen=True):
     findings: tuple[Finding, ...]
     """Every finding, by section (`Check` order), group and position in the group."""
     cuts: tuple[LoadCut, ...]

@@ -25,8 +25,10 @@ bytes = 25000
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 OPENCLAW_BOOTSTRAP_FILES = (
     "AGENTS.md",
@@ -41,8 +43,7 @@ OPENCLAW_BOOTSTRAP_FILES = (
 """The workspace files OpenClaw injects into every session (and cuts at 20,000 characters)."""
 
 
-@dataclass(frozen=True, slots=True)
-class LoadLine:
+class LoadLine(Struct, frozen=True):
     """What an agent loads of a file at session start: its first `lines` lines, `bytes` UTF-8
     bytes or `chars` characters, whichever ends first (None: that limit does not apply)."""
 
@@ -66,8 +67,7 @@ DEFAULT_LOAD_LINES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class HealthSettings:
+class HealthSettings(Struct, frozen=True):
     """The `[health]` table's thresholds, named (see docs/health.md for what each decides)."""
 
     duplicate_similarity: float = 90.0

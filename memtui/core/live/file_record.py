@@ -4,15 +4,15 @@ what the date window hides of it."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import FileKind, classify
 from memtui.core.reading.walk import Signature, is_racy
 
 
-@dataclass(slots=True)
-class FileRecord:
+class FileRecord(Struct):
     """One file as the store knows it: its stat, its entries, what the window hides."""
 
     path: str

@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 MAX_LABEL_CHARS = 24
 _NOT_IN_LABEL = re.compile(r"[\s/\\:\"'\x00-\x1f\x7f-\x9f]+")
@@ -22,8 +23,7 @@ _GENERIC_NAMES = frozenset({"memory", "memory-bank", "workspace", ".claude", "me
 """Folder names that say nothing about whose memory it is: the label uses the parent's name."""
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryRoot:
+class MemoryRoot(Struct, frozen=True):
     """One open memory folder, or a set of memory files inside one."""
 
     label: str

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.cache.entry_table import TableView, table_runs
 from memtui.core.cache.folder import CacheFolder
@@ -83,8 +83,7 @@ def read_seeds(
     return seeds
 
 
-@dataclass(frozen=True, slots=True)
-class WarmIndex:
+class WarmIndex(Struct, frozen=True):
     """The cached index of every root joined, and the files to update on top of it."""
 
     slots: Sequence[Entry]
@@ -148,8 +147,7 @@ def install_warm(index: Index, warm: WarmIndex) -> None:
 # --- saving --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class IndexState:
+class IndexState(Struct, frozen=True):
     """What the index held at one moment (taken under the engine lock, used outside it)."""
 
     entries: SlotEntries

@@ -23,10 +23,10 @@ import contextlib
 import functools
 import os
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from msgspec import Struct
 from watchfiles import Change, awatch
 
 from memtui.core.live.watch_survey import folder_problem, survey_folders
@@ -44,8 +44,7 @@ class WatchMode(StrEnum):
     OFF = "off"
 
 
-@dataclass(frozen=True, slots=True)
-class WatchBatch:
+class WatchBatch(Struct, frozen=True):
     """One debounced group of changes: absolute paths to re-stat, and the mode after them."""
 
     paths: frozenset[Path]

@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.reading.walk import IGNORED_FOLDERS, MAX_DEPTH
 
@@ -33,8 +34,7 @@ def folder_problem(folder: Path) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Survey:
+class Survey(Struct, frozen=True):
     """The folders under a root: those that can be watched, and those that cannot (why)."""
 
     listable: tuple[Path, ...]

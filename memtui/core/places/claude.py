@@ -23,8 +23,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.reading.small_file import read_small_file
 
@@ -34,8 +35,7 @@ TRANSCRIPT_BYTES = 64 * 1024
 _NOT_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
-@dataclass(frozen=True, slots=True)
-class ClaudeProject:
+class ClaudeProject(Struct, frozen=True):
     """One `projects/<name>/memory/` folder."""
 
     name: str

@@ -21,8 +21,9 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 from memtui.core.places.claude import claude_home
 from memtui.core.reading.walk import IGNORED_FOLDERS, read_text
@@ -46,8 +47,7 @@ _CODE_SPAN = re.compile(r"(`+).+?\1")
 _TRAILING = ".,;:!?)]}\"'"
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryFile:
+class MemoryFile(Struct, frozen=True):
     """One file an agent loads as instructions."""
 
     path: Path
@@ -57,8 +57,7 @@ class MemoryFile:
     imported_from: Path | None = None
 
 
-@dataclass(slots=True)
-class InstructionSet:
+class InstructionSet(Struct):
     """Every file one agent loads for a folder, in load order, and what went wrong on the way."""
 
     files: list[MemoryFile] = field(default_factory=list)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.health.settings import DEFAULT_LOAD_LINES, LoadLine
 from memtui.core.live.roots import MemoryRoot
@@ -58,8 +59,7 @@ _WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class FileLoad:
+class FileLoad(Struct, frozen=True):
     """One memory file: how the agent loads it, its size and what a session gets of it."""
 
     path: str
@@ -78,8 +78,7 @@ class FileLoad:
         return self.chars - self.loaded if self.load is LoadType.CAPPED else 0
 
 
-@dataclass(frozen=True, slots=True)
-class SessionLoad:
+class SessionLoad(Struct, frozen=True):
     """Every file of one memory root, with what a session start loads of it."""
 
     files: tuple[FileLoad, ...]
@@ -204,8 +203,7 @@ def biggest(loads: Iterable[tuple[str, FileLoad]], count: int = 5) -> list[tuple
     return sorted(loaded, key=lambda item: (-item[1].loaded, item[0], item[1].path))[:count]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionReport:
+class SessionReport(Struct, frozen=True):
     """What every session start loads of the open roots, for the health view and command."""
 
     loads: tuple[tuple[str, SessionLoad], ...]

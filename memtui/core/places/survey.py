@@ -11,8 +11,9 @@ SURVEY_MAX_FILES files and says so.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.reading.parse import count_entries
 from memtui.core.reading.walk import read_text, scan_root
@@ -21,8 +22,7 @@ SURVEY_MAX_FILES = 5_000
 """Files read per survey; a larger folder reports a lower bound."""
 
 
-@dataclass(frozen=True, slots=True)
-class Survey:
+class Survey(Struct, frozen=True):
     files: int
     """Markdown files found (skipped ones excluded)."""
     entries: int

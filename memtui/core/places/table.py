@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from memtui.core.live.roots import folder_label
 from memtui.core.places import claude, instructions
@@ -28,8 +29,7 @@ MEMORY_BANK_FOLDERS = 2_000
 """Folders looked into per search for `memory_bank/`, whatever the repository holds."""
 
 
-@dataclass(frozen=True, slots=True)
-class Surroundings:
+class Surroundings(Struct, frozen=True):
     """What discovery looks from: the current folder and its git root."""
 
     cwd: Path
@@ -52,8 +52,7 @@ class Surroundings:
         return NEAR if folder == self.cwd else REPOSITORY
 
 
-@dataclass(frozen=True, slots=True)
-class Found:
+class Found(Struct, frozen=True):
     """One memory root a place found: how close, where, a preferred label, what it loads."""
 
     closeness: int
@@ -70,8 +69,7 @@ class Found:
 Finder = Callable[[Surroundings], Iterable[Found]]
 
 
-@dataclass(frozen=True, slots=True)
-class Place:
+class Place(Struct, frozen=True):
     kind: str
     where: str
     """Where it is looked for, in the words of the README's table."""

@@ -13,8 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from memtui.core.model import DateOrigin
 
@@ -85,8 +86,7 @@ def frontmatter_when(frontmatter: Frontmatter) -> tuple[dt.date | None, dt.time 
 When = tuple[dt.date | None, dt.time | None, DateOrigin]
 
 
-@dataclass(slots=True)
-class FileDating:
+class FileDating(Struct):
     """The dating rules applied to one file's entries: what its name, frontmatter and title say."""
 
     lines: list[str]

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from memtui.core.model import Source
 from memtui.core.reading.dates import make_date, make_time
@@ -27,8 +28,7 @@ _DATED_NOTE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\s")
 _HHMM = re.compile(r"([01]\d|2[0-3])([0-5]\d)")
 
 
-@dataclass(frozen=True, slots=True)
-class FileKind:
+class FileKind(Struct, frozen=True):
     """What a file's path alone says: source, role, filename date/time, history layout."""
 
     source: Source

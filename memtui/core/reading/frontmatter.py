@@ -12,9 +12,10 @@ of the entries and every entry of the file carries a warning.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
+
+from msgspec import Struct
 
 MAX_FRONTMATTER_BYTES = 64 * 1024
 MAX_FRONTMATTER_DEPTH = 20
@@ -47,8 +48,7 @@ def _loader() -> Any:
     return SafeNoAliasLoader
 
 
-@dataclass(frozen=True, slots=True)
-class Frontmatter:
+class Frontmatter(Struct, frozen=True):
     """What a file's leading `---` block gave; `body_start` is the first body line (0-based)."""
 
     body_start: int = 0

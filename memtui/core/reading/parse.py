@@ -33,7 +33,8 @@ import bisect
 import hashlib
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from memtui.core.model import Entry, Source
 from memtui.core.reading.dates import (
@@ -76,8 +77,7 @@ def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
 GEMINI_MEMORIES = "Gemini Added Memories"
 
 
-@dataclass(slots=True)
-class _Segment:
+class _Segment(Struct):
     """One future entry, in 0-based inclusive line indices."""
 
     start: int

@@ -16,7 +16,8 @@ same line tests, so what splits a file is what looks like a heading on screen. R
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 MAX_HEADING_CHARS = 300
 
@@ -43,8 +44,7 @@ TABLE_DELIMITER = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*")
 table for a title is a table on screen."""
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
+class Fence(Struct, frozen=True):
     """An open code fence: what closes it, and the info string after the opening marker."""
 
     char: str
@@ -105,8 +105,7 @@ def _capped_heading(raw: str) -> str:
     return text
 
 
-@dataclass(slots=True)
-class Heading:
+class Heading(Struct):
     line: int
     """0-based line index."""
     level: int
@@ -114,8 +113,7 @@ class Heading:
     """Closing `#`s trimmed, capped at MAX_HEADING_CHARS."""
 
 
-@dataclass(slots=True)
-class Structure:
+class Structure(Struct):
     headings: list[Heading]
     rules: set[int]
     """0-based indices of rule lines."""

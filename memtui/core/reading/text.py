@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import codecs
 import threading
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 _REPLACEMENT = "\ufffd"
 _ERROR_HANDLER = "memtui-count-invalid"
@@ -27,8 +28,7 @@ class BinaryFile(ValueError):
     """The data holds a NUL byte: it is not memory text."""
 
 
-@dataclass(frozen=True, slots=True)
-class Decoded:
+class Decoded(Struct, frozen=True):
     """A file's text as memtui reads it, and what decoding had to replace (warnings)."""
 
     text: str

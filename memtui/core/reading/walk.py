@@ -31,8 +31,10 @@ import hashlib
 import os
 import stat
 import time
-from dataclasses import dataclass, replace
 from pathlib import Path
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import is_markdown
@@ -74,8 +76,7 @@ Signature = tuple[int, int, int, int]
 """(mtime_ns, size, inode, ctime_ns)."""
 
 
-@dataclass(slots=True)
-class Scan:
+class Scan(Struct):
     """What one scan found: Markdown files by root-relative path, and paths skipped (why)."""
 
     found: dict[str, os.stat_result]

@@ -11,9 +11,9 @@ by side so the ranker sums them per slot and the explanation reads the same arra
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.model import MatchKind
 from memtui.core.search.arrays import CountArray, FloatArray, IntArray, SlotArray, joined
@@ -57,8 +57,7 @@ Piece = tuple[Segment, int, int, FloatArray]
 """(segment, first word id, end word id, credit per word): a run of matched words."""
 
 
-@dataclass(frozen=True, slots=True)
-class Expansion:
+class Expansion(Struct, frozen=True):
     """Everything a query term matched: words, their credits, and the postings to score.
 
     Postings are concatenated word by word; `word_ptr[i]:word_ptr[i+1]` are word i's postings.

@@ -7,18 +7,17 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from itertools import chain, compress
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.model import Entry, Source
 from memtui.core.search.arrays import BoolArray, IntArray
 from memtui.core.search.slots import SOURCE_ORDER, columns_and_rest
 
 
-@dataclass(frozen=True, slots=True)
-class Facets:
+class Facets(Struct, frozen=True):
     sources: frozenset[Source]
     tags: Counter[str]
     roles: Counter[str]

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, overload
 
 import numpy as np
+from msgspec import Struct, field
 
 from memtui.core.model import (
     Entry,
@@ -52,8 +52,7 @@ SAMPLE_MIN_FACTOR = 4
 """top_threshold samples only when there are at least this many times step × limit scores."""
 
 
-@dataclass(frozen=True, slots=True)
-class TermScores:
+class TermScores(Struct, frozen=True):
     """One query term (or required phrase) scored over all slots."""
 
     term: str
@@ -67,8 +66,7 @@ class TermScores:
     """For phrases: slot -> (heading count, body count)."""
 
 
-@dataclass
-class RankContext:
+class RankContext(Struct):
     """A scored query: immutable snapshot arrays the lazy explanations read back."""
 
     query: Query

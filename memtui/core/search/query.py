@@ -23,7 +23,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from memtui.core.model import Source
 from memtui.core.search.tokenize import phrase_key, tokens
@@ -50,8 +51,7 @@ class QueryError(ValueError):
     """A query the user must fix (e.g. an invalid date); the CLI exits 2, the UI shows it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(Struct, frozen=True):
     """One query string parsed: its words, phrases, exclusions and filters."""
 
     text: str
@@ -127,8 +127,7 @@ def parse_query(text: str) -> Query:
     return parts.query(text)
 
 
-@dataclass(slots=True)
-class _QueryParts:
+class _QueryParts(Struct):
     """What parse_query has read so far, piece by piece, before it is frozen into a Query."""
 
     terms: list[str] = field(default_factory=list)

@@ -15,6 +15,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 import numpy as np
+from msgspec.structs import replace
 
 from memtui.core.model import Entry, multiplier_product
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
@@ -34,7 +35,6 @@ from memtui.core.search.scoring import (
 from memtui.core.search.slots import SOURCE_CODES
 from memtui.core.search.statics import (
     Settings,
-    StaticFactors,
     compute_statics,
     concat_statics,
     entry_multipliers,
@@ -109,9 +109,7 @@ class Ranker:
                 multiplier[slot] = multiplier_product(
                     entry_multipliers(self.index.entries[slot], self.settings)
                 )
-        fields = {name: getattr(self.statics, name) for name in StaticFactors.__slots__}
-        fields["multiplier"] = multiplier
-        self.statics = StaticFactors(**fields)
+        self.statics = replace(self.statics, multiplier=multiplier)
         self._revision += 1
 
     # --- scoring ---------------------------------------------------------------------------

@@ -15,13 +15,13 @@ import json
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import partial
 from itertools import count
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from msgspec import Struct
 
 from memtui.core.live.allocator import give_back_memory
 from memtui.core.live.fork import can_fork, start_in_child
@@ -57,8 +57,7 @@ SMALL_SLOTS = 1 << 16
 """Segments over fewer slots keep their postings' slots as uint16 (50,000 entries fit)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(Struct, frozen=True):
     """An immutable CSR inverted index over some slots (compact dtypes: 50k entries hold
     millions of postings, so slots are uint16 below SMALL_SLOTS and counts uint8 until one
     exceeds 255; every reader widens them on use, so the values and the scores are the same)."""
@@ -324,8 +323,7 @@ def _add_batch(
     return lengths
 
 
-@dataclass(slots=True)
-class HeadStart:
+class HeadStart(Struct):
     """Slots 0..`slots`-1 tokenized already (`core.live.build_ahead`): the builder holding
     their postings, and their token counts."""
 

@@ -10,10 +10,10 @@ postings (two 50k roots peaked at ~700 MB for a warm start, ~550 MB for a cold o
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.search.arrays import CountArray, IntArray
 from memtui.core.search.segment import Segment, slot_dtype
@@ -22,8 +22,7 @@ CHUNK_POSTINGS = 1 << 18
 """Postings (of every part) renumbered per step: a few MB of temporaries, whatever the size."""
 
 
-@dataclass(frozen=True, slots=True)
-class _Part:
+class _Part(Struct, frozen=True):
     """One input segment, its words as ids of the joined vocabulary, and its slot map."""
 
     segment: Segment

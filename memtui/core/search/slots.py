@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import ne
 from typing import Protocol, cast, overload, runtime_checkable
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.model import Entry, Source
 from memtui.core.search.arrays import IntArray, joined
@@ -25,8 +25,7 @@ SOURCE_ORDER = (Source.LONG_TERM, Source.DAILY, Source.NOTE)
 SOURCE_CODES = {source: code for code, source in enumerate(SOURCE_ORDER)}
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceColumns:
+class PlaceColumns(Struct, frozen=True):
     """Per row, what the query-independent factors read of an entry."""
 
     date_ordinal: IntArray
@@ -197,8 +196,7 @@ def entry_ids(entries: Sequence[Entry]) -> list[str]:
     return [entry.id for entry in entries]
 
 
-@dataclass(frozen=True, slots=True)
-class SlotKeys:
+class SlotKeys(Struct, frozen=True):
     """Per slot, what a cache writer reads of its entry: its root, its file and its place there
     (where the cache finds it again), its line (slot order) and its id (which checks that the
     place holds it)."""

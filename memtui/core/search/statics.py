@@ -8,11 +8,11 @@ the tie-break keys; the formulas that turn them into factor values are in `core.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from itertools import chain
 
 import numpy as np
+from msgspec import Struct
 
 from memtui.core.model import Entry, Multiplier, Source, multiplier_product
 from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
@@ -27,8 +27,7 @@ from memtui.core.search.slots import (
 from memtui.core.settings.config import FACTOR_NAMES, Config, normalise_weights
 
 
-@dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(Struct, frozen=True):
     """Everything besides the index that a score depends on."""
 
     config: Config
@@ -62,8 +61,7 @@ def make_settings(
     )
 
 
-@dataclass(frozen=True, slots=True)
-class StaticFactors:
+class StaticFactors(Struct, frozen=True):
     """Per-slot arrays that do not depend on the query (replaced, never mutated)."""
 
     ages: FloatArray
@@ -225,6 +223,6 @@ def concat_statics(old: StaticFactors, new: StaticFactors) -> StaticFactors:
     return StaticFactors(
         *(
             np.concatenate([getattr(old, name), getattr(new, name)])
-            for name in StaticFactors.__slots__
+            for name in StaticFactors.__struct_fields__
         )
     )

@@ -9,11 +9,11 @@ heading, body, parent headings and file-name words, casefolded.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from msgspec import Struct
 
 from memtui.core.health.entries import LiveEntries
 from memtui.core.model import Entry
@@ -21,8 +21,7 @@ from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, 
 from memtui.core.search.segment import Segment
 
 
-@dataclass(frozen=True, slots=True)
-class EntryTerms:
+class EntryTerms(Struct, frozen=True):
     """Live entries (in slot order), one (entry, word) pair per distinct word an entry holds,
     and each word's document frequency over them.
 

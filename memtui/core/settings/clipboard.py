@@ -12,8 +12,9 @@ osc52 = true    # also send the text to the terminal (OSC 52); false turns that 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 TOOLS = ("wl-copy", "xclip", "xsel", "pbcopy", "clip.exe")
 """The system clipboard tools memtui knows how to run (see `ui.clipboard`)."""
@@ -21,8 +22,7 @@ TOOLS = ("wl-copy", "xclip", "xsel", "pbcopy", "clip.exe")
 MAX_COMMAND_PARTS = 32
 
 
-@dataclass(frozen=True, slots=True)
-class ClipboardSettings:
+class ClipboardSettings(Struct, frozen=True):
     """The `[clipboard]` table: the tool `y` and `Y` copy with, and whether OSC 52 is sent too."""
 
     tool: str | tuple[str, ...] = "auto"

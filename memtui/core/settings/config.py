@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from memtui.core.health.settings import HealthSettings, parse_health
 from memtui.core.reading.small_file import read_small_file
@@ -23,16 +25,14 @@ class ConfigError(ValueError):
     """A config problem the user must fix; the message names file, key and what is wrong."""
 
 
-@dataclass(frozen=True, slots=True)
-class Boost:
+class Boost(Struct, frozen=True):
     """A multiplier applied to entries whose path (or a tag, for `tag:` patterns) matches."""
 
     pattern: str
     factor: float
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Config(Struct, frozen=True):
     """Every setting, from the defaults and the config file: read once per start, never changed."""
 
     days: int = 30
@@ -128,8 +128,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
     return replace(Config(), **values), check.warnings
 
 
-@dataclass(slots=True)
-class _Checker:
+class _Checker(Struct):
     """Builds the messages of one config: errors and warnings that name the file and the key."""
 
     where: str
