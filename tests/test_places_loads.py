@@ -18,6 +18,7 @@ from memtui.core.places.loads import (
     root_load,
     root_session_chars,
     session_load,
+    session_report,
     tokens_text,
 )
 
@@ -101,6 +102,15 @@ def test_the_header_s_session_count_is_the_whole_report_s(
         (tmp_path / path).write_text(f"# {path}\n" + "word " * 40 * len(path) + "\n")
     root = MemoryRoot("r", tmp_path, only, kind)
     assert root_session_chars(root) == root_load(root).chars
+    whole, loading = session_report([root]), session_report([root], loading_only=True)
+    assert (loading.chars, loading.lost, loading.lines()) == (
+        whole.chars,
+        whole.lost,
+        whole.lines(),
+    )
+    assert [item for item in loading.files() if item[1].loaded or item[1].lost] == [
+        item for item in whole.files() if item[1].loaded or item[1].lost
+    ]
 
 
 def test_tokens_are_labelled_as_an_estimate() -> None:

@@ -34,7 +34,7 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     report = check_health(engine)
-    session = session_report(engine.roots)
+    session = session_report(engine.roots, loading_only=True)  # on-demand files: unreported
     show = secret_masker(args, startup.config)
     if args.json:
         payload = health_payload(engine, report, startup.days, show)

@@ -191,10 +191,19 @@ def root_session_chars(root: MemoryRoot) -> int:
     that loads top-level files alone (all but ALWAYS_KINDS and `claude-md`'s rules) needs the
     root's own folder, not its tree. The app's header counts this at every start, and walking
     a 50,000-entry root's 8,630 files for it took ~75 ms before the first results."""
+    return root_start_load(root).chars
+
+
+def root_start_load(root: MemoryRoot) -> SessionLoad:
+    """`root_load(root)` with the same files loaded or cut at session start (so the same
+    `chars`, `lost` and loading files), scanning only where a session start may load from (see
+    `root_session_chars`); on-demand files deeper in the tree are left out. The root's own
+    folder is walked first in a whole walk too, so the same of its files are found under
+    MAX_FILES."""
     kind = kind_of(root)
     if root.only or kind in ALWAYS_KINDS or kind == "claude-md":
-        return root_load(root).chars
-    return session_load(kind, root.path, top_level=True).chars
+        return root_load(root)
+    return session_load(kind, root.path, top_level=True)
 
 
 def biggest(loads: Iterable[tuple[str, FileLoad]], count: int = 5) -> list[tuple[str, FileLoad]]:
@@ -241,5 +250,9 @@ class SessionReport(Struct, frozen=True):
         return found
 
 
-def session_report(roots: Iterable[MemoryRoot]) -> SessionReport:
-    return SessionReport(tuple((root.label, root_load(root)) for root in roots))
+def session_report(roots: Iterable[MemoryRoot], *, loading_only: bool = False) -> SessionReport:
+    """Every file of each root; with `loading_only`, only the files a session start may load
+    from (`root_start_load`: same totals and loading files, no walk of a large tree for the
+    on-demand files nobody reports)."""
+    load = root_start_load if loading_only else root_load
+    return SessionReport(tuple((root.label, load(root)) for root in roots))
