@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from cache_helpers import cached_engine, fresh_engine
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memtui.core.health import dated, duplicates
 from memtui.core.health.duplicates import normalised_texts
@@ -136,3 +138,36 @@ def test_topic_keys_drop_dates_and_numbers_from_each_title(
     monkeypatch.setattr(dated, "TITLE_BATCH", batch)
     assert dated.topic_keys(list(TITLES)) == list(TITLES.values())
     assert dated.topic_keys([]) == []
+
+
+def _topic_key_alone(title: str) -> str:
+    """`topic_keys` of one title, as it reads: a word at a time."""
+    words = tokens(title)
+    kept = [w for w in words if w not in dated._CALENDAR and dated._DIGIT.search(w) is None]
+    if not kept or max(map(len, kept)) < 3:
+        return ""
+    if len(kept) == 1 and len(words) - len(kept) > len(kept):
+        return ""
+    return " ".join(kept)
+
+
+_TITLE_WORDS = ["Deploy", "db", "2026-11-18", "09:30", "UTC", "may", "v7", "ab", "数据库", "É", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.lists(st.sampled_from(_TITLE_WORDS), max_size=5).map(" ".join),
+            st.text(max_size=12),
+        ),
+        max_size=12,
+    ),
+    st.integers(1, 4),
+)
+def test_topic_keys_are_each_title_s_own(titles: list[str], batch: int) -> None:
+    """The batched keys (counted in numpy, cut from one joined string) are what each title
+    alone gives, in any batch size."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(dated, "TITLE_BATCH", batch)
+        assert dated.topic_keys(titles) == [_topic_key_alone(title) for title in titles]

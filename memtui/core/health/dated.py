@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from itertools import compress
 
@@ -211,44 +211,60 @@ def topic_keys(titles: Sequence[str]) -> list[str]:
     """Each title without dates, times, numbers and calendar words; '' when nothing is left or
     one word is left of a title that was mostly a timestamp ("Session: 2026-11-18 09:30 UTC"
     labels a log entry, it does not name a topic). Tokenized a batch at a time
-    (`batch_tokens`), and whether a word is a date's decided once per distinct word."""
-    kept: dict[str, bool] = {}
+    (`batch_tokens`), whether a word is a date's decided once per distinct word, and the keys
+    of a batch cut out of one joined string with counts per title in numpy: a Python loop
+    over 47,500 titles took ~100 ms."""
+    code: dict[str, int] = {TEXT_SEPARATOR: _SEPARATOR}
     keys: list[str] = []
     for first in range(0, len(titles), TITLE_BATCH):
         words = batch_tokens(titles[first : first + TITLE_BATCH])
-        for word in set(words).difference(kept):
-            kept[word] = word not in _CALENDAR and _DIGIT.search(word) is None
-        start = 0
-        while start < len(words):
-            end = words.index(TEXT_SEPARATOR, start)
-            title = words[start:end]
-            keys.append(_topic_key(title, list(compress(title, map(kept.__getitem__, title)))))
-            start = end + 1
+        for word in set(words).difference(code):
+            code[word] = _word_code(word)
+        codes = np.fromiter(map(code.__getitem__, words), dtype=np.int8, count=len(words))
+        separator = codes == _SEPARATOR
+        title = np.cumsum(separator) - separator
+        count = int(separator.sum())
+        word_title = title[~separator]
+        kept = np.bincount(title[(codes == _KEPT) | (codes == _KEPT_LONG)], minlength=count)
+        long = np.bincount(title[codes == _KEPT_LONG], minlength=count)
+        dropped = np.bincount(word_title, minlength=count) - kept
+        topic = (long > 0) & ~((kept == 1) & (dropped > kept))
+        joined = " ".join(compress(words, (codes != _DROPPED).tolist()))
+        pieces = joined.split(TEXT_SEPARATOR)[:count]
+        keys.extend(
+            piece.strip(" ") if is_topic else ""
+            for piece, is_topic in zip(pieces, topic.tolist(), strict=True)
+        )
     return keys
 
 
-def _topic_key(words: list[str], kept: list[str]) -> str:
-    """The topic of a title's `words`, of which `kept` are not about dates (see `topic_keys`)."""
-    if not kept or max(map(len, kept)) < 3:
-        return ""
-    if len(kept) == 1 and len(words) - len(kept) > len(kept):
-        return ""
-    return " ".join(kept)
+_DROPPED, _KEPT, _KEPT_LONG, _SEPARATOR = range(4)
+"""What a title's word is to its topic (`_word_code`), and the separator between titles."""
+
+
+def _word_code(word: str) -> int:
+    """_DROPPED for a date's, time's, number's or calendar word, else _KEPT_LONG when it has
+    three characters (a topic needs one), else _KEPT."""
+    if word in _CALENDAR or _DIGIT.search(word) is not None:
+        return _DROPPED
+    return _KEPT_LONG if len(word) >= 3 else _KEPT
 
 
 def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
     """Older statements of a topic under its newest one (the lead), newest topics first."""
     entries = terms.entries
     dated = np.flatnonzero(entries.date_ordinal >= 0).tolist()
-    indexes: defaultdict[str, list[int]] = defaultdict(list)
-    for index, key in zip(dated, topic_keys([entries.titles[i] for i in dated]), strict=True):
-        if key:
-            indexes[key].append(index)
-    topics = {
-        key: [entries[index] for index in members]
-        for key, members in indexes.items()
-        if 2 <= len(members) <= settings.superseded_max_group
+    keys = topic_keys(list(map(entries.titles.__getitem__, dated)))
+    # Most titles are their own topic: count them first, and group only the keys of a topic
+    # (grouping all 47,500 at 50,000 entries made a list for each).
+    sizes = Counter(keys)
+    wanted = {
+        key for key, size in sizes.items() if key and 2 <= size <= settings.superseded_max_group
     }
+    indexes: defaultdict[str, list[int]] = defaultdict(list)
+    for index, key in [pair for pair in zip(dated, keys, strict=True) if pair[1] in wanted]:
+        indexes[key].append(index)
+    topics = {key: [entries[index] for index in members] for key, members in indexes.items()}
     files_in = _files_per_folder(entries.qualified_paths)
     frequency = dict(zip(terms.words, terms.document_frequency.tolist(), strict=True))
     limit = distinctive_limit(len(terms.entries))
