@@ -99,6 +99,32 @@ def test_duplicates_are_symmetric_and_groups_disjoint(items: list[tuple[str, int
         assert dates[0] == max(dates)
 
 
+texts_of_words = st.lists(
+    st.lists(st.sampled_from((*WORDS, "déjà", "数据", "x")), max_size=14).map(" ".join),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(texts=texts_of_words, similarity=st.sampled_from((50.0, 75.5, 90.0, 100.0)))
+def test_duplicate_pairs_score_each_pair_as_one_call_does(
+    texts: list[str], similarity: float
+) -> None:
+    """`cpdist` in threads gives every pair what `token_set_ratio` gives it alone."""
+    from rapidfuzz import fuzz
+
+    by_index = dict(enumerate(texts))
+    candidates = [(a, b) for a in by_index for b in by_index if a < b]
+    expected = {
+        (a, b): float(score)
+        for a, b in candidates
+        if (score := fuzz.token_set_ratio(texts[a], texts[b], score_cutoff=similarity))
+    }
+    found = duplicate_pairs(candidates, by_index, HealthSettings(duplicate_similarity=similarity))
+    assert found == expected and list(found) == list(expected)
+
+
 lines = st.one_of(
     st.builds(lambda title: f"## {title}", st.text("abcxyz ", min_size=1, max_size=12)),
     st.text("abcdefgh é€😀", max_size=90),

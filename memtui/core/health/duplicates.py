@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import pairwise
 
 import numpy as np
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, Finding, citation, newest_first
@@ -153,13 +153,24 @@ def duplicate_pairs(
     candidates: Iterable[tuple[int, int]], texts: Mapping[int, str], settings: HealthSettings
 ) -> dict[tuple[int, int], float]:
     """Verified pairs (a < b) of `candidates` -> similarity in percent; `texts` holds every
-    candidate's normalised text."""
-    found: dict[tuple[int, int], float] = {}
-    for a, b in candidates:
-        score = fuzz.token_set_ratio(texts[a], texts[b], score_cutoff=settings.duplicate_similarity)
-        if score:
-            found[(a, b)] = float(score)
-    return found
+    candidate's normalised text.
+
+    Scored by rapidfuzz's `cpdist` (the same `token_set_ratio`, each pair's as one call
+    gives): in C++ threads on every core, without a Python call per pair; 15,532 candidate
+    pairs at 50,000 entries took ~200 ms one at a time."""
+    pairs = list(candidates)
+    if not pairs:
+        return {}
+    scores = process.cpdist(
+        [texts[a] for a, _ in pairs],
+        [texts[b] for _, b in pairs],
+        scorer=fuzz.token_set_ratio,
+        processor=None,
+        score_cutoff=settings.duplicate_similarity,
+        dtype=np.float64,
+        workers=-1,
+    )
+    return {pair: score for pair, score in zip(pairs, scores.tolist(), strict=True) if score}
 
 
 def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
