@@ -73,7 +73,12 @@ class EntryLines(Struct, frozen=True):
 def applies(rule: LoadLine, path: str) -> bool:
     """A glob with a '/' matches the relative path, one without the file name (case matters:
     agents look for `MEMORY.md`, not `memory.md`)."""
-    names, paths = _patterns(rule)
+    return _matches(_patterns(rule), path)
+
+
+def _matches(patterns: tuple[re.Pattern[str] | None, re.Pattern[str] | None], path: str) -> bool:
+    """`applies` for a rule's `_patterns`."""
+    names, paths = patterns
     return bool(
         (names is not None and names.match(path.rsplit("/", 1)[-1]))
         or (paths is not None and paths.match(path))
@@ -100,9 +105,10 @@ def read_texts(
     some rule applies to (`root_of` maps a root label to its folder; unreadable files are
     left out)."""
     files = {qualified_path(label, path): (label, path) for label, path in places}
+    patterns = [_patterns(rule) for rule in rules]  # once: a rule hashes all its fields
     texts = {}
     for qualified, (label, path) in sorted(files.items()):
-        if not any(applies(rule, path) for rule in rules):
+        if not any(_matches(rule, path) for rule in patterns):
             continue
         loaded = read_text(root_of[label], path)
         if not isinstance(loaded, str):
