@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from itertools import pairwise
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -123,6 +124,44 @@ def test_duplicate_pairs_score_each_pair_as_one_call_does(
     }
     found = duplicate_pairs(candidates, by_index, HealthSettings(duplicate_similarity=similarity))
     assert found == expected and list(found) == list(expected)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    signatures=st.lists(st.sets(st.integers(0, 12), max_size=6), max_size=12),
+    block=st.integers(1, 40),
+)
+def test_shared_signature_words_counts_every_pair_once(
+    signatures: list[set[int]], block: int
+) -> None:
+    """Every pair sharing a word comes out once, in its left entry's block, with the count of
+    words they share, in any block size."""
+    import numpy as np
+    import pytest
+
+    from memtui.core.health import duplicates
+
+    owner = np.array([e for e, words in enumerate(signatures) for _ in words], dtype=np.int64)
+    word = np.array([w for words in signatures for w in sorted(words)], dtype=np.int64)
+    expected = {
+        (a, b): len(signatures[a] & signatures[b])
+        for a in range(len(signatures))
+        for b in range(a + 1, len(signatures))
+        if signatures[a] & signatures[b]
+    }
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(duplicates, "PAIR_BLOCK", block)
+        blocks = list(duplicates._shared_signature_words(owner, word))
+    found = [
+        (pair, count)
+        for a, b, shared in blocks
+        for pair, count in zip(
+            zip(a.tolist(), b.tolist(), strict=True), shared.tolist(), strict=True
+        )
+    ]
+    assert dict(found) == expected and len(found) == len(expected)
+    lefts = [a.tolist() for a, _, _ in blocks]
+    assert all(max(one) < min(two) for one, two in pairwise(lefts))
 
 
 lines = st.one_of(

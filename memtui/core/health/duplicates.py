@@ -125,20 +125,35 @@ def _shared_signature_words(
     left entry is its earlier holder in every run it shares, so all of an entry's pairs come out
     in its block and their counts are whole. Blocks hold about PAIR_BLOCK pairs: at 50,000
     entries all pairs at once took the health view's memory 260 MB past the app's."""
-    order = np.lexsort((owner, word))
-    owner, word = owner[order], word[order]
-    position = np.arange(len(word))
-    partners = np.searchsorted(word, word, side="right") - position - 1
-    if not partners.any():
+    if len(word) == 0:
         return
     entries = int(owner.max()) + 1
+    # Sorted by word, then entry, as one int64 key (not `lexsort` over two columns).
+    key = word.astype(np.int64) * entries + owner
+    key.sort()
+    owner, word = key % entries, key // entries
+    del key
+    position = np.arange(len(word))
+    # Each holder's partners: the holders after it in its word's run (runs found in one
+    # pass over the sorted words, not a binary search per holder).
+    run_starts = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1])))
+    run_ends = np.append(run_starts[1:], len(word))
+    partners = np.repeat(run_ends, run_ends - run_starts) - position - 1
+    if not partners.any():
+        return
     per_entry = np.cumsum(np.bincount(owner, weights=partners, minlength=entries))
     holder = owner.astype(np.uint32 if entries <= KEY32_ENTRIES else np.int64)
     cuts = np.searchsorted(per_entry, np.arange(PAIR_BLOCK, per_entry[-1], PAIR_BLOCK))
     bounds = np.unique(np.concatenate([[0], cuts + 1, [entries]])).tolist()
-    for low, high in pairwise(bounds):
-        here = (owner >= low) & (owner < high) & (partners > 0)
-        starts, counts = position[here], partners[here]
+    # The holders with partners grouped by block, in position order within each (a stable
+    # sort by block): a block's are one slice, not a mask over every holder per block.
+    pairing = np.flatnonzero(partners > 0)
+    block = np.searchsorted(bounds, owner[pairing], side="right") - 1
+    pairing = pairing[np.argsort(block, kind="stable")]
+    edges = np.searchsorted(np.sort(block), np.arange(len(bounds))).tolist()
+    for begin, end in pairwise(edges):
+        starts = pairing[begin:end]
+        counts = partners[starts]
         total = int(counts.sum())
         if total == 0:
             continue
