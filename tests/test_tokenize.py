@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from memtui.core.search import tokenize
 from memtui.core.search.tokenize import (
     TEXT_SEPARATOR,
+    batch_joined_tokens,
     batch_tokens,
     count_phrase,
     is_cjk,
@@ -104,6 +105,13 @@ def test_batch_tokens_equal_per_text_tokens(texts: list[str]) -> None:
     """The index's one-pass tokenizer yields exactly each text's tokens, then the separator."""
     expected = [token for text in texts for token in [*tokens(text), TEXT_SEPARATOR]]
     assert batch_tokens(texts) == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(texts=TEXTS)
+def test_batch_joined_tokens_join_each_text_s_tokens(texts: list[str]) -> None:
+    """The near-duplicate check's texts: each text's tokens, one space apart."""
+    assert batch_joined_tokens(texts) == [" ".join(tokens(text)) for text in texts]
 
 
 @pytest.mark.parametrize("text", ["Z", "ZZ top", "Ｚ", "\x01", "a\x01b"])

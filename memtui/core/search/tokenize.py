@@ -122,6 +122,24 @@ def batch_tokens(texts: Sequence[str]) -> list[str]:
     return out
 
 
+def batch_joined_tokens(texts: Sequence[str]) -> list[str]:
+    """`" ".join(tokens(text))` for every text. ASCII texts are translated in one pass (as
+    `batch_tokens` does) and each text's words joined from its own part, without a list of
+    every word of the batch."""
+    raw = f" {_RAW_SEPARATOR} ".join(texts) + f" {_RAW_SEPARATOR}"
+    if texts and raw.isascii() and raw.count(_RAW_SEPARATOR) == len(texts):
+        translated = raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii")
+        return [" ".join(part.split()) for part in translated.split(TEXT_SEPARATOR)[: len(texts)]]
+    found = batch_tokens(texts)
+    joined: list[str] = []
+    start = 0
+    for _ in texts:
+        end = found.index(TEXT_SEPARATOR, start)
+        joined.append(" ".join(found[start:end]))
+        start = end + 1
+    return joined
+
+
 def words(text: str) -> list[str]:
     """Normalised words without CJK splitting, for phrase matching by joined text."""
     return _WORD.findall(normalize(text))
