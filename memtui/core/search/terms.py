@@ -57,6 +57,7 @@ def collect_terms(
     word_parts: list[SmallArray] = []
     compact = (np.cumsum(alive, dtype=np.int64) - 1).astype(np.int32)
     """Slot -> index among the live entries."""
+    all_alive = bool(alive.all())
     for segment in segments:
         if not segment.words:
             continue
@@ -74,6 +75,10 @@ def collect_terms(
                 (id_of[word] for word in segment.words), dtype=np.int32, count=len(segment.words)
             )
         pair_words = np.repeat(global_ids, np.diff(segment.ptr))
+        if all_alive:  # each slot is its own index: no gathers over the ~4 million pairs
+            owner_parts.append(segment.docs.astype(np.int32))
+            word_parts.append(pair_words)
+            continue
         live = gathered(alive, segment.docs)
         everyone = bool(live.all())
         owner_parts.append(gathered(compact, segment.docs if everyone else segment.docs[live]))
