@@ -171,3 +171,23 @@ def test_topic_keys_are_each_title_s_own(titles: list[str], batch: int) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(dated, "TITLE_BATCH", batch)
         assert dated.topic_keys(titles) == [_topic_key_alone(title) for title in titles]
+
+
+@pytest.mark.parametrize("make", ENGINES.values(), ids=list(ENGINES))
+def test_newest_mentions_are_the_same_in_any_pair_order(
+    make: Callable[[Path], Engine], memory_root: Path
+) -> None:
+    """Each word's newest mention: over runs of the index's word order (`reduceat`) as over
+    the pairs shuffled (`maximum.at`), and as counted one pair at a time."""
+    import numpy as np
+    from msgspec.structs import replace
+
+    terms = make(memory_root).entry_terms()
+    ordinals = np.arange(5, 5 + len(terms.entries), dtype=np.int32)[::-1].copy()
+    expected = [0] * len(terms.words)
+    for owner, word in zip(terms.owners.tolist(), terms.word_ids.tolist(), strict=True):
+        expected[word] = max(expected[word], int(ordinals[owner]))
+    shuffled = np.random.default_rng(7).permutation(len(terms.owners))
+    mixed = replace(terms, owners=terms.owners[shuffled], word_ids=terms.word_ids[shuffled])
+    assert dated._newest_mention(terms, ordinals).tolist() == expected
+    assert dated._newest_mention(mixed, ordinals).tolist() == expected

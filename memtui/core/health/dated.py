@@ -33,6 +33,7 @@ from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.plural import plural
+from memtui.core.search.arrays import SmallArray
 from memtui.core.search.terms import EntryTerms, counted, gathered, pair_chunks
 from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens, tokens
 
@@ -365,6 +366,21 @@ def _regroup(finding: Finding, group: int) -> Finding:
     )
 
 
+def _newest_mention(terms: EntryTerms, ordinals: SmallArray) -> SmallArray:
+    """Per word id, the newest ordinal of an entry holding it (0: none). The pairs come in
+    the index's order, by word: then each word's pairs are a run, and one `reduceat` over the
+    runs replaces `maximum.at` over every pair (~2× faster at 4 million pairs)."""
+    word_ids = terms.word_ids
+    newest = np.zeros(len(terms.words), dtype=np.int32)
+    if len(word_ids) and bool((word_ids[1:] >= word_ids[:-1]).all()):
+        starts = np.flatnonzero(np.concatenate(([True], word_ids[1:] != word_ids[:-1])))
+        newest[word_ids[starts]] = np.maximum.reduceat(gathered(ordinals, terms.owners), starts)
+        return newest
+    for part in pair_chunks(len(word_ids)):  # a chunk at a time: see PAIR_CHUNK
+        np.maximum.at(newest, word_ids[part], gathered(ordinals, terms.owners[part]))
+    return newest
+
+
 def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> list[Finding]:
     """Hints, oldest first: old dated entries whose distinctive words nothing newer mentions."""
     count = len(terms.entries)
@@ -377,9 +393,7 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     )
     distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
     owners = terms.owners
-    newest_mention = np.zeros(len(terms.words), dtype=np.int32)
-    for part in pair_chunks(len(owners)):  # a chunk at a time: see PAIR_CHUNK
-        np.maximum.at(newest_mention, terms.word_ids[part], gathered(ordinals, owners[part]))
+    newest_mention = _newest_mention(terms, ordinals)
     chosen = gathered(distinctive_word, terms.word_ids)
     owner, word = owners[chosen], terms.word_ids[chosen]
     del chosen
