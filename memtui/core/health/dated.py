@@ -270,13 +270,13 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
     frequency = dict(zip(terms.words, terms.document_frequency.tolist(), strict=True))
     limit = distinctive_limit(len(terms.entries))
 
+    kept: dict[str, bool] = {}  # word -> distinctive, decided once per distinct word
+
     def distinctive(entry: Entry, key: str) -> set[str]:
-        title_words = set(key.split())
-        return {
-            word
-            for word in tokens(entry.body)
-            if word not in title_words and is_wordish(word) and frequency.get(word, 0) <= limit
-        }
+        words = set(tokens(entry.body)).difference(key.split())
+        for word in words.difference(kept):
+            kept[word] = is_wordish(word) and frequency.get(word, 0) <= limit
+        return {word for word in words if kept[word]}
 
     groups: list[tuple[Entry, list[Finding]]] = []
     for key, members in topics.items():
