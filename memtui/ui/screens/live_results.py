@@ -69,8 +69,7 @@ class LiveResultsScreen(PromptScreen):
         self.query_error = False
         self._chrome: partial[Content] | None = None
         self._results_had_focus = False
-        """The list lost focus because it emptied; it gets it back (and this selection) when it
-        refills (e.g. the root comes back)."""
+        """The list lost focus because it emptied; it gets it back (and this selection) later."""
         self._last_selected_id: str | None = None
         self._heap_unsettled = False
         """New long-lived data (a load, changes): settle the heap once painted and idle."""
@@ -368,9 +367,8 @@ class LiveResultsScreen(PromptScreen):
         )
 
     def _keep_focus_on_a_live_widget(self, results: ResultsList, *, showing: bool) -> None:
-        """Focus never stays on a list that is about to vanish, and comes back with it: a hidden
-        widget keeps focus in Textual, so the footer would go blank and no key would act; the
-        query box takes over until the results return (unless the user has moved on)."""
+        """Focus leaves a list about to vanish for the query box (Textual keeps it on a hidden
+        widget: the footer would go blank, no key act), and back with the list if still wanted."""
         if not showing and self.focused is results:
             self._results_had_focus = True
             self.query_one(QueryInput).take_focus()
@@ -403,6 +401,8 @@ class LiveResultsScreen(PromptScreen):
                     self.pane.set_gone(gone)
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
+                    if not self.is_attached:  # the screen (or the app) closed while they applied
+                        return
                     self.post_message(messages.ChangesApplied(changes))
                 self._paint_chrome()
         finally:
