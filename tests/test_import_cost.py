@@ -9,11 +9,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from cache_helpers import cached_engine
 
-PROBE = """
+RUN = """
 import json, sys
 from memtui.cli import main
 try:
@@ -21,17 +22,24 @@ try:
 except SystemExit:
     pass
 sys.stdout.flush()
-print("\\n" + json.dumps(sorted(sys.modules)))
 """
+"""Runs the command given as JSON; a probe then prints what it found as JSON on a last line."""
+
+PROBE = RUN + 'print("\\n" + json.dumps(sorted(sys.modules)))'
 
 HEAVY = ("numpy", "memtui.core.search.index", "memtui.core.live.engine", "textual")
 
 
-def imported_by(argv: list[str]) -> set[str]:
+def probed(probe: str, argv: list[str]) -> Any:
+    """What `probe` printed last after running memtui with `argv` in a fresh interpreter."""
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, json.dumps(argv)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe, json.dumps(argv)], capture_output=True, text=True, check=True
     )
-    return set(json.loads(done.stdout.splitlines()[-1]))
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def imported_by(argv: list[str]) -> set[str]:
+    return set(probed(PROBE, argv))
 
 
 @pytest.mark.parametrize(
@@ -113,14 +121,9 @@ def test_a_rank_starts_no_blas_threads_and_runs_no_collector(memory_root: Path) 
     assert collector_passes == 0, "the cyclic collector ran (see cli.ENGINE_COMMANDS)"
 
 
-DATACLASSES_PROBE = """
-import json, sys
-from memtui.cli import main
-try:
-    main(json.loads(sys.argv[1]))
-except SystemExit:
-    pass
-sys.stdout.flush()
+DATACLASSES_PROBE = (
+    RUN
+    + """
 made = sorted(
     f"{name}.{value.__name__}"
     for name, module in list(sys.modules.items())
@@ -131,6 +134,7 @@ made = sorted(
 )
 print("\\n" + json.dumps(made))
 """
+)
 
 
 def test_a_warm_rank_makes_its_records_as_structs(memory_root: Path) -> None:
@@ -139,10 +143,4 @@ def test_a_warm_rank_makes_its_records_as_structs(memory_root: Path) -> None:
     msgspec Structs, made in C; only `Hit` stays a dataclass (see its docstring)."""
     cached_engine(memory_root).save_cache()
     argv = ["rank", "-q", "deploy", "--days", "0", str(memory_root)]
-    done = subprocess.run(
-        [sys.executable, "-c", DATACLASSES_PROBE, json.dumps(argv)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert json.loads(done.stdout.splitlines()[-1]) == ["memtui.core.model.Hit"]
+    assert probed(DATACLASSES_PROBE, argv) == ["memtui.core.model.Hit"]
