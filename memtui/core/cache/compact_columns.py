@@ -120,6 +120,12 @@ class HeadingPaths:
             start = stop
         return paths
 
+    def last_reader(self) -> Callable[[int], str]:
+        """Row -> its last heading (the title of a row without one of its own), the arrays
+        converted once: a whole view's titles by `path` per row cost ~0.15 s at 50k."""
+        ends, ids, strings = self.ends.tolist(), self.ids.tolist(), self.strings
+        return lambda row: strings[ids[ends[row] - 1]]
+
     def last_lengths(self) -> IntArray:
         """Each row's last heading's length in characters (0 for a row without headings)."""
         counts = np.diff(self.ends, prepend=0)

@@ -131,11 +131,9 @@ def _titles(views: list[TableView]) -> list[str]:
     titles: list[str] = []
     for view in views:
         table = view.table
-        title_of = row_reader(table.titles)
-        ends, ids = table.headings.ends.tolist(), table.headings.ids.tolist()
-        strings = table.headings.strings
+        title_of, last_heading = row_reader(table.titles), table.headings.last_reader()
         titles.extend(
-            strings[ids[ends[row] - 1]] if (title := title_of(row)) is None else title
+            last_heading(row) if (title := title_of(row)) is None else title
             for row in view.row_list()
         )
     return titles
