@@ -109,9 +109,21 @@ def batch_tokens(texts: Sequence[str]) -> list[str]:
     """
     if not texts:
         return []
+    translated = _ascii_translated(texts)
+    return translated.split() if translated is not None else _regex_tokens(texts)
+
+
+def _ascii_translated(texts: Sequence[str]) -> str | None:
+    """The texts joined and translated to their tokens, spaces between and TEXT_SEPARATOR after
+    each; None unless they are all ASCII (and none holds the raw separator)."""
     raw = f" {_RAW_SEPARATOR} ".join(texts) + f" {_RAW_SEPARATOR}"
     if raw.isascii() and raw.count(_RAW_SEPARATOR) == len(texts):
-        return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii").split()
+        return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii")
+    return None
+
+
+def _regex_tokens(texts: Sequence[str]) -> list[str]:
+    """`batch_tokens` for texts that are not all ASCII: one regex scan of the normalised texts."""
     joined = "".join(f"{normalize(text)} {TEXT_SEPARATOR} " for text in texts)
     found = _WORD.findall(joined)
     if not _cjk_run().search(joined):
@@ -126,11 +138,12 @@ def batch_joined_tokens(texts: Sequence[str]) -> list[str]:
     """`" ".join(tokens(text))` for every text. ASCII texts are translated in one pass (as
     `batch_tokens` does) and each text's words joined from its own part, without a list of
     every word of the batch."""
-    raw = f" {_RAW_SEPARATOR} ".join(texts) + f" {_RAW_SEPARATOR}"
-    if texts and raw.isascii() and raw.count(_RAW_SEPARATOR) == len(texts):
-        translated = raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii")
+    if not texts:
+        return []
+    translated = _ascii_translated(texts)
+    if translated is not None:
         return [" ".join(part.split()) for part in translated.split(TEXT_SEPARATOR)[: len(texts)]]
-    found = batch_tokens(texts)
+    found = _regex_tokens(texts)
     joined: list[str] = []
     start = 0
     for _ in texts:
