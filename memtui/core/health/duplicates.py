@@ -147,8 +147,9 @@ def _shared_signature_words(
     # sort by block): a block's are one slice, not a mask over every holder per block.
     pairing = np.flatnonzero(partners > 0)
     block = np.searchsorted(bounds, owner[pairing], side="right") - 1
-    pairing = pairing[np.argsort(block, kind="stable")]
-    edges = np.searchsorted(np.sort(block), np.arange(len(bounds))).tolist()
+    order = np.argsort(block, kind="stable")
+    pairing = pairing[order]
+    edges = np.searchsorted(block[order], np.arange(len(bounds))).tolist()
     for begin, end in pairwise(edges):
         starts = pairing[begin:end]
         counts = partners[starts]
@@ -199,8 +200,13 @@ def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding
             if score > best.get(one, (-1.0, 0))[0]:
                 best[one] = (score, other)
     groups = _components(pairs)
-    position = {entries[index].id: index for group in groups for index in group}
-    ordered = [newest_first(entries[index] for index in group) for group in groups]
+    made = [[entries[index] for index in group] for group in groups]
+    position = {
+        entry.id: index
+        for group, members in zip(groups, made, strict=True)
+        for index, entry in zip(group, members, strict=True)
+    }
+    ordered = [newest_first(members) for members in made]
     ordered.sort(key=lambda members: _group_order(members[0]))
     findings: list[Finding] = []
     threshold = f"{settings.duplicate_similarity:g}"
