@@ -79,6 +79,18 @@ def entry_column(name: str, value: object) -> Callable[[Path], None]:
     return damage
 
 
+def file_secrets(value: object) -> Callable[[Path], None]:
+    """The first file's secrets scan (kept since `health` ran) replaced by `value`."""
+
+    def damage(path: Path) -> None:
+        _, sections = sections_of(path)
+        rows = json.loads(sections["files"])
+        rows[0][8] = value
+        rewritten(section="files", data=json.dumps(rows).encode())(path)
+
+    return damage
+
+
 def heading_array(name: str, change: Callable[[np.ndarray], None]) -> Callable[[Path], None]:
     """One of the heading id arrays changed in place (and written with valid checksums)."""
 
@@ -167,8 +179,13 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "warnings that are a number": entry_column("warnings", 3),
     "a role that is a number": entry_column("role", 3),
     "file records that do not match the entries": rewritten(
-        section="files", data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 1, None]]).encode()
+        section="files",
+        data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 1, None, None]]).encode(),
     ),
+    "a secrets scan that is a number": file_secrets(5),
+    "a secrets scan line that is text": file_secrets([["3", [["JWT", 1]]]]),
+    "a secrets scan count that is text": file_secrets([[3, [["JWT", "1"]]]]),
+    "a secrets scan of three": file_secrets([[3, [["JWT", 1]], 4]]),
     "postings past the slots": rewritten(
         section="docs", data=npy(np.full(4, 10**6, dtype=np.int32))
     ),

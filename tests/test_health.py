@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.health import check, duplicates
+from memtui.core.health import check, duplicates, secret_scan
 from memtui.core.health.check import check_health
 from memtui.core.health.duplicates import candidate_pairs
 from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, HealthReport
+from memtui.core.health.secret_scan import Masked
 from memtui.core.health.settings import DEFAULT_LOAD_LINES, HealthSettings, LoadLine
 from memtui.core.live import fork
 from memtui.core.live.engine import Engine
@@ -328,18 +329,19 @@ def test_the_secrets_scan_finds_the_same_wherever_it_runs(
         )
     write(tmp_path, "MEMORY.md", f"# Memory\n\n## Keys\n\napi_key: sk-{'a1B2' * 6}\n")
     expected = health(tmp_path)
-    monkeypatch.setattr(check, "SCAN_CHILD_MIN_ENTRIES", 0)
-    monkeypatch.setattr(check, "can_fork", lambda: scan != "here (no fork)")
+    monkeypatch.setattr(secret_scan, "SCAN_CHILD_MIN_ENTRIES", 0)
+    monkeypatch.setattr(secret_scan, "can_fork", lambda: scan != "here (no fork)")
     if scan == "here after the child failed":
-        monkeypatch.setattr(check, "start_in_child", _failing_child)
+        monkeypatch.setattr(secret_scan, "start_in_child", _failing_child)
     scans_here: list[LiveEntries] = []  # a child's appends stay in the child
-    scan_entries = check.masked_entries
+    scan_entries = secret_scan.masked_entries
 
-    def counted_scan(entries: LiveEntries) -> list[tuple[int, dict[str, int]]]:
+    def counted_scan(entries: LiveEntries, known: secret_scan.KnownScans | None = None) -> Masked:
         scans_here.append(entries)
-        return scan_entries(entries)
+        return scan_entries(entries, known)
 
     monkeypatch.setattr(check, "masked_entries", counted_scan)
+    monkeypatch.setattr(secret_scan, "masked_entries", counted_scan)
     report = health(tmp_path)
     assert bool(scans_here) == (scan != "in a forked child")
     assert report.secret_counts == expected.secret_counts

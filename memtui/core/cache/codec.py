@@ -33,7 +33,7 @@ from memtui.core.cache.entry_columns import (
     refuse_damaged,
 )
 from memtui.core.cache.entry_table import EntryTable, TableView, table_runs
-from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
+from memtui.core.cache.records import CachedFile, CachedIndex, FileSecrets, RootSnapshot
 from memtui.core.model import Entry, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
@@ -53,7 +53,7 @@ def encode(snapshot: RootSnapshot) -> Iterator[Section]:
 def _file_row(file: CachedFile) -> list[Any]:
     mtime, size, inode, ctime = file.signature
     entries = None if file.entries is None else len(file.entries)
-    return [file.path, mtime, size, inode, ctime, file.digest, entries, file.count]
+    return [file.path, mtime, size, inode, ctime, file.digest, entries, file.count, file.secrets]
 
 
 def _index_sections(files: Sequence[CachedFile], index: CachedIndex) -> list[Section]:
@@ -117,7 +117,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
     try:
         paths: list[str] = []
         for row in rows:
-            path, _, _, _, _, digest, count, _ = row
+            path, _, _, _, _, digest, count, _, _ = row
             if not isinstance(path, str) or (digest is not None and not isinstance(digest, str)):
                 raise CacheCorrupt("damaged file record")
             if count is not None and not (isinstance(count, int) and 0 <= count <= room):
@@ -128,7 +128,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
         relabel = container.header.get("label", "") != label
         files: list[CachedFile] = []
         at = 0
-        for path, mtime, size, inode, ctime, digest, count, unread_count in rows:
+        for path, mtime, size, inode, ctime, digest, count, unread_count, secrets in rows:
             own: Sequence[Entry] | None = None if count is None else entries[at : at + count]
             at += count or 0
             if own is not None and relabel:
@@ -140,6 +140,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
                     digest,
                     own,
                     None if unread_count is None else int(unread_count),
+                    None if secrets is None or own is None else _file_secrets(secrets),
                 )
             )
     except CacheCorrupt:
@@ -147,6 +148,21 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
     except (ValueError, TypeError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged file records ({type(exc).__name__}: {exc})") from None
     return tuple(files)
+
+
+def _file_secrets(rows: object) -> FileSecrets:
+    """A file's secrets scan as written (`FileSecrets`); raises CacheCorrupt."""
+    if not isinstance(rows, list):
+        raise CacheCorrupt("damaged secrets scan")
+    found = []
+    for line, kinds in rows:
+        if not isinstance(line, int) or not isinstance(kinds, list):
+            raise CacheCorrupt("damaged secrets scan")
+        counts = tuple((kind, count) for kind, count in kinds)
+        if not all(isinstance(kind, str) and isinstance(count, int) for kind, count in counts):
+            raise CacheCorrupt("damaged secrets scan")
+        found.append((line, counts))
+    return tuple(found)
 
 
 def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:

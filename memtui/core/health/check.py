@@ -2,20 +2,18 @@
 `health` command, the TUI's health view and the bench.
 
 Nothing is written anywhere: the checks read the engine's entries and index, and the few files
-a load-line rule applies to. Fixing is the user's edit in `$EDITOR`.
+a load-line rule applies to (the secrets scan keeps what it found on the engine's file records,
+for the next cache write: `core.health.secret_scan`). Fixing is the user's edit in `$EDITOR`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
-from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
 from memtui.core.health.dated import find_stale, find_superseded
-from memtui.core.health.entries import LiveEntries
 from memtui.core.health.load_line import (
     EntryLines,
     applies,
@@ -23,70 +21,19 @@ from memtui.core.health.load_line import (
     past_load_line,
     read_texts,
 )
-from memtui.core.health.model import Check, Finding, HealthReport, LoadCut
+from memtui.core.health.model import Finding, HealthReport, LoadCut
+from memtui.core.health.secret_scan import (
+    find_secrets,
+    keep_scans,
+    known_scans,
+    masked_entries,
+    scanned,
+    start_secrets_scan,
+)
 from memtui.core.health.settings import HealthSettings
 from memtui.core.live.allocator import give_back_memory
 from memtui.core.live.engine import Engine
-from memtui.core.live.fork import Child, can_fork, start_in_child
 from memtui.core.search.terms import EntryTerms
-from memtui.core.secrets import secret_kinds
-
-SCAN_CHILD_MIN_ENTRIES = 5_000
-"""Below this many entries the secrets scan runs in this process: a fork costs more than the
-scan (~8 µs an entry)."""
-
-
-def masked_entries(entries: LiveEntries) -> list[tuple[int, dict[str, int]]]:
-    """(index, kinds masked and how often) of every entry where masking fires, in file order."""
-    titles = entries.titles
-    in_file_order = sorted(range(len(entries)), key=entries.line_start.__getitem__)
-    in_file_order.sort(key=entries.paths.__getitem__)  # stable: by path, then line
-    return [
-        (index, kinds)
-        for index in in_file_order
-        if (kinds := secret_kinds(f"{titles[index]}\n{entries.body(index)}"))
-    ]
-
-
-def find_secrets(
-    entries: LiveEntries, masked: list[tuple[int, dict[str, int]]] | None = None
-) -> tuple[list[Finding], Counter[str]]:
-    """Entries where masking fires, in file order, with the kinds masked; and totals per kind.
-    `masked` is what `masked_entries` gave elsewhere (None: it runs now). Each body is read
-    once, and an entry made only where masking fires."""
-    findings: list[Finding] = []
-    totals: Counter[str] = Counter()
-    for index, kinds in masked_entries(entries) if masked is None else masked:
-        totals.update(kinds)
-        listed = ", ".join(f"{count} × {kind}" for kind, count in sorted(kinds.items()))
-        count = sum(kinds.values())
-        findings.append(
-            Finding(
-                Check.SECRETS,
-                entries[index],
-                f"masked {count} secret{'s' if count != 1 else ''}: {listed}",
-                group=len(findings),
-                details=tuple(sorted(kinds.items())),
-            )
-        )
-    return findings, totals
-
-
-def start_secrets_scan(entries: LiveEntries) -> Child | None:
-    """`masked_entries` started in a forked child, to run while this process does the other
-    checks: it is pure Python over every body, ~0.4 s at 50,000 entries, and the GIL keeps it
-    off a second core otherwise. None when it had better run here (see `core.live.fork`)."""
-    if len(entries) < SCAN_CHILD_MIN_ENTRIES or not can_fork():
-        return None
-    return start_in_child(lambda: [json.dumps(masked_entries(entries)).encode()])
-
-
-def scanned(child: Child | None) -> list[tuple[int, dict[str, int]]] | None:
-    """What the child's scan found; None when no child ran or it failed (scan here, then)."""
-    pieces = None if child is None else child()
-    if pieces is None:
-        return None
-    return [(index, dict(kinds)) for index, kinds in json.loads(pieces[0])]
 
 
 def check_terms(
@@ -95,7 +42,8 @@ def check_terms(
     """Every check over `terms` (the load-line check over `texts`, path -> file text)."""
     started = time.perf_counter()
     entries = terms.entries
-    child = start_secrets_scan(entries)
+    known = known_scans(terms)
+    child = start_secrets_scan(terms, known)
     try:
         governed = (
             entries[index] for index, path in enumerate(entries.qualified_paths) if path in texts
@@ -106,7 +54,11 @@ def check_terms(
         duplicates = _then_give_back(find_duplicates(terms, settings))
         superseded = _then_give_back(find_superseded(terms, settings))
         stale = _then_give_back(find_stale(terms, settings, today))
-        secrets, totals = find_secrets(entries, scanned(child))
+        masked = scanned(child)
+        if masked is None:
+            masked = masked_entries(entries, known)
+        keep_scans(terms, masked, known)
+        secrets, totals = find_secrets(entries, masked)
     finally:
         if child is not None:
             child.stop()  # only when the checks here raised: a child that answered is reaped

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.allocator import give_back_memory
+from memtui.core.live.file_record import loaded_files
 from memtui.core.live.roots import MemoryRoot, engine_roots, match_targets
 from memtui.core.live.store import Store
 from memtui.core.live.tuning import Tuning
@@ -106,8 +107,7 @@ class Engine:
         self.warnings: list[str] = []
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
-        """Held for a whole index build, so a second caller waits for it instead of
-        building again."""
+        """Held for a whole index build: a second caller waits for it, not builds again."""
         self._index = Index()
         self._tuning = Tuning(config, today)
         self._ranker = Ranker(
@@ -430,16 +430,17 @@ class Engine:
             return None if slot is None else self._index.entries[slot]
 
     def entry_terms(self) -> EntryTerms:
-        """Every live entry with the words it holds (for the health checks); builds the index
-        first if needed. The arrays are taken under the lock and inverted outside it."""
+        """Every live entry with the words it holds, and the files they are of (for the health
+        checks); builds the index if needed. Taken under the lock, inverted outside it."""
         self.build_index()
         with self._lock:
             index = self._index
             entries, alive = index.entries.copy(), index.alive.copy()
             segments = (index.main, index.delta)
+            files = loaded_files((store.label, store.records()) for store in self.stores)
         from memtui.core.search.terms import collect_terms  # here: only the health checks ask
 
-        return collect_terms(entries, alive, segments)
+        return collect_terms(entries, alive, segments, files)
 
     def __len__(self) -> int:
         return self._index.live_count

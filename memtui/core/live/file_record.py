@@ -3,10 +3,11 @@ what the date window hides of it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from msgspec import Struct
 
+from memtui.core.cache.records import CachedFile, FileSecrets
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import FileKind, classify
 from memtui.core.reading.walk import Signature, is_racy
@@ -26,6 +27,8 @@ class FileRecord(Struct):
     """Content hash of what was read, when the stat could hide a same-size rewrite (see
     `core.cache.records.CachedFile.digest`)."""
     known_kind: FileKind | None = None
+    scanned: tuple[Sequence[Entry], FileSecrets] | None = None
+    """The secrets scan of the entries it names (see `secrets`)."""
 
     @property
     def kind(self) -> FileKind:
@@ -34,6 +37,12 @@ class FileRecord(Struct):
         if self.known_kind is None:
             self.known_kind = classify(self.path)
         return self.known_kind
+
+    def secrets(self) -> FileSecrets | None:
+        """What the secrets scan found in `entries`; None until they are scanned (a scan of
+        entries since replaced counts for nothing)."""
+        scanned = self.scanned
+        return scanned[1] if scanned is not None and scanned[0] is self.entries else None
 
 
 def entries_chars(entries: Iterable[Entry] | None) -> int:
@@ -47,3 +56,41 @@ def file_chars(record: FileRecord) -> int:
 def count_kept(record: FileRecord) -> int | None:
     """The entry count a cache keeps of an unread file, unless its stat is ambiguous."""
     return record.hidden if record.entries is None and not is_racy(record.signature) else None
+
+
+def cached_file(record: FileRecord) -> CachedFile:
+    """What a cache remembers of the file (see `core.live.store.Store.load`)."""
+    return CachedFile(
+        record.path,
+        record.signature,
+        record.digest,
+        record.entries,
+        count_kept(record),
+        record.secrets(),
+    )
+
+
+def remembers(record: FileRecord, cached: CachedFile) -> bool:
+    """Whether `cached_file(record)` would give `cached`, without making it."""
+    return (
+        record.signature == cached.signature
+        and record.digest == cached.digest
+        and record.entries == cached.entries
+        and count_kept(record) == cached.count
+        and record.secrets() == cached.secrets
+    )
+
+
+LoadedFiles = Mapping[tuple[str, str], tuple[FileRecord, Sequence[Entry]]]
+"""(root label, path) -> the file's record and its entries then (`Engine.entry_terms`)."""
+
+
+def loaded_files(stores: Iterable[tuple[str, Mapping[str, FileRecord]]]) -> LoadedFiles:
+    """Every file with entries of each (root label, its records), with the entries it has now
+    (a record's entries may be replaced later: a scan of these must not count for those)."""
+    return {
+        (label, path): (record, record.entries)
+        for label, records in stores
+        for path, record in records.items()
+        if record.entries
+    }

@@ -24,7 +24,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
-from memtui.core.live.file_record import FileRecord, count_kept, entries_chars, file_chars
+from memtui.core.live.file_record import (
+    FileRecord,
+    cached_file,
+    entries_chars,
+    file_chars,
+    remembers,
+)
 from memtui.core.live.file_spool import FileSpool, TableWritten
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
@@ -84,9 +90,13 @@ class Store:
 
     @property
     def entries(self) -> Mapping[str, Entry]:
-        """id -> Entry for every loaded entry, as of the current snapshot (made from the
-        cached columns where they are not yet: a warm start makes none until asked)."""
+        """id -> Entry for every loaded entry, as of the current snapshot (a warm start's are
+        made from the cached columns when asked)."""
         return {entry.id: entry for entries in self._by_path.values() for entry in entries}
+
+    def records(self) -> Mapping[str, FileRecord]:
+        """Path -> what the store knows of that file (read-only: a snapshot's view)."""
+        return self._files.view()
 
     def loaded_files(self) -> Mapping[str, Sequence[Entry]]:
         """Relative path -> its loaded entries, for every file with entries or in the window
@@ -135,11 +145,8 @@ class Store:
         return record.hidden
 
     def _update_hidden(self, files_before: Mapping[str, FileRecord], touched: set[str]) -> None:
-        """Keep a known hidden count current by re-counting the touched files only.
-
-        Recounting every file on the next search would cost the corpus; when a touched file would
-        have to be read to be counted (an old daily note), the count is forgotten instead.
-        """
+        """Keep a known hidden count current by re-counting the touched files only (not the
+        corpus); a touched file that would have to be read (an old daily note) forgets it."""
         cutoff = self._cutoff()
         if self._hidden is None or cutoff is None:
             return
@@ -214,6 +221,8 @@ class Store:
                 if not is_racy(cached.signature):
                     digest = None  # proven unchanged now that its timestamp tick has passed
             record = FileRecord(cached.path, cached.signature, cached.entries, digest=digest)
+            if cached.secrets is not None and cached.entries is not None:
+                record.scanned = (cached.entries, cached.secrets)
             if record.entries is None and not self._in_window(record):
                 record.hidden = cached.count
             records[cached.path] = record
@@ -222,21 +231,14 @@ class Store:
     def cache_records(self) -> tuple[CachedFile, ...]:
         """What a cache should remember of every known file (see `load`). The entry count of
         an unread file is left out while its stat is ambiguous (it has no digest)."""
-        return tuple(
-            CachedFile(path, record.signature, record.digest, record.entries, count_kept(record))
-            for path, record in sorted(self._files.items())
-        )
+        return tuple(cached_file(record) for _, record in sorted(self._files.items()))
 
     def remembered_as(self, records: Sequence[CachedFile]) -> bool:
         """Whether `cache_records()` would give `records` (in any order), without making them:
         a command asks after every run, and making 8,630 records cost more than comparing."""
         files = self._files.view()
         return len(files) == len(records) and all(
-            (record := files.get(cached.path)) is not None
-            and record.signature == cached.signature
-            and record.digest == cached.digest
-            and record.entries == cached.entries
-            and count_kept(record) == cached.count
+            (record := files.get(cached.path)) is not None and remembers(record, cached)
             for cached in records
         )
 
@@ -374,11 +376,8 @@ class Store:
         touched: set[str],
         spool: FileSpool | None = None,
     ) -> None:
-        """Make the records under each scanned scope match its scan, reading new or changed files.
-
-        The known paths each scope covers come from the sorted indexes, so a batch costs its
-        hints (and the files they name), not the number of files loaded.
-        """
+        """Make the records under each scanned scope match its scan, reading new or changed
+        files (a scope's known paths come from the sorted indexes: a batch costs its hints)."""
         covered_files = {path for scope in scans for path in self._file_index.under(scope)}
         covered_skips = {path for scope in scans for path in self._skip_index.under(scope)}
         found: dict[str, os.stat_result] = {}

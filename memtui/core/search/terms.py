@@ -9,7 +9,7 @@ heading, body, parent headings and file-name words, casefolded.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,9 @@ from memtui.core.health.entries import LiveEntries
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
 from memtui.core.search.segment import Segment
+
+if TYPE_CHECKING:
+    from memtui.core.live.file_record import LoadedFiles
 
 
 class EntryTerms(Struct, frozen=True):
@@ -37,6 +40,9 @@ class EntryTerms(Struct, frozen=True):
     """Per pair, the word id."""
     document_frequency: IntArray
     """Per word id, how many live entries hold the word."""
+    files: LoadedFiles
+    """Every loaded file's record and entries, as of the moment the entries were taken (the
+    secrets scan keeps its findings on the record: `core.health.check`)."""
 
     def distinct_words(self) -> IntArray:
         """Per entry, how many distinct words it holds."""
@@ -44,10 +50,13 @@ class EntryTerms(Struct, frozen=True):
 
 
 def collect_terms(
-    entries: Sequence[Entry], alive: BoolArray, segments: Sequence[Segment]
+    entries: Sequence[Entry],
+    alive: BoolArray,
+    segments: Sequence[Segment],
+    files: LoadedFiles | None = None,
 ) -> EntryTerms:
     """Invert the postings of `segments` (slots index `entries`, which is not changed later;
-    dead slots are dropped).
+    dead slots are dropped); `files` are the files they come from (`EntryTerms.files`).
 
     The pairs are int32 and made one segment at a time: at 50,000 entries there are ~4 million,
     and int64 copies of them took the health view's memory 190 MB past the app's."""
@@ -87,11 +96,13 @@ def collect_terms(
     live_entries = LiveEntries(entries, alive)
     if not word_parts:
         empty = np.zeros(0, dtype=np.int32)
-        return EntryTerms(live_entries, words, empty, empty, np.zeros(0, dtype=np.int64))
+        return EntryTerms(
+            live_entries, words, empty, empty, np.zeros(0, dtype=np.int64), files or {}
+        )
     owners = joined(owner_parts)
     word_ids = joined(word_parts)
     frequency = counted(word_ids, len(words))
-    return EntryTerms(live_entries, words, owners, word_ids, frequency)
+    return EntryTerms(live_entries, words, owners, word_ids, frequency, files or {})
 
 
 PAIR_CHUNK = 1 << 20

@@ -1,0 +1,136 @@
+"""Health work done once: the secrets scan kept per file (in the cache with it). The report is the
+one a fresh scan gives.
+
+Real temp folders, real cache files: what `memtui health` run twice, or after an edit, sees.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from memtui.core import secrets
+from memtui.core.cache.folder import CacheFolder
+from memtui.core.health import secret_scan
+from memtui.core.health.check import check_health
+from memtui.core.health.model import Check, HealthReport
+from memtui.core.live.engine import Engine
+from memtui.core.settings.config import Config
+
+TODAY = dt.date(2026, 11, 21)
+GITHUB = "ghp_" + "A1b2C3d4E5" * 4
+
+
+def write(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def day(offset: int) -> str:
+    return (TODAY - dt.timedelta(days=offset)).isoformat()
+
+
+def engine_on(root: Path, cache: CacheFolder | None, days: int = 0) -> Engine:
+    engine = Engine(root, Config(), today=TODAY, days=days, cache=cache)
+    engine.load()
+    return engine
+
+
+def shown(report: HealthReport) -> list[tuple[str, str, int, str, object]]:
+    """Everything a finding shows, entry by entry."""
+    return [(f.check.value, f.entry.id, f.group, f.reason, f.details) for f in report.findings]
+
+
+def secrets_folder(root: Path) -> None:
+    for offset in range(1, 6):
+        write(
+            root,
+            f"memory/{day(offset)}.md",
+            f"# Notes\n\n## CI {offset}\n\nToken {GITHUB} and password = hunter2{offset}\n\n"
+            f"## Clean {offset}\n\nNothing to see.\n",
+        )
+    write(root, "MEMORY.md", f"# Memory\n\n## Keys\n\napi_key: sk-{'a1B2' * 6}\n")
+
+
+@pytest.fixture
+def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The text of every entry the secrets scan reads from now on."""
+    read: list[str] = []
+    kinds = secrets.secret_kinds
+
+    def counted(text: str) -> dict[str, int]:
+        read.append(text)
+        return kinds(text)
+
+    monkeypatch.setattr(secret_scan, "secret_kinds", counted)
+    return read
+
+
+def test_a_second_health_on_unchanged_files_scans_nothing(tmp_path: Path, scans: list[str]) -> None:
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    secrets_folder(root)
+    first = engine_on(root, cache)
+    expected = check_health(first)
+    assert len(scans) == 11 and len(expected.section(Check.SECRETS)) == 6
+    assert first.cache_stale  # what the scan found is for the cache to keep
+    first.save_cache()
+    scans.clear()
+    warm = engine_on(root, cache)
+    report = check_health(warm)
+    assert scans == []
+    assert shown(report) == shown(expected)
+    assert report.secret_counts == expected.secret_counts
+    assert not warm.cache_stale
+
+
+def test_a_changed_file_is_scanned_again_and_only_it(tmp_path: Path, scans: list[str]) -> None:
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    secrets_folder(root)
+    first = engine_on(root, cache)
+    check_health(first)
+    first.save_cache()
+    write(root, "MEMORY.md", f"# Memory\n\n## Keys\n\nRotated.\n\n## AWS\n\nAKIA{'Z' * 16}\n")
+    scans.clear()
+    warm = engine_on(root, cache)
+    report = check_health(warm)
+    assert len(scans) == 2 and all("Rotated" in text or "AKIA" in text for text in scans)
+    assert shown(report) == shown(check_health(engine_on(root, None)))
+    assert dict(report.secret_counts)["AWS access key"] == 1
+    assert "OpenAI/Anthropic key" not in dict(report.secret_counts)
+
+
+def test_an_edit_the_app_sees_is_scanned_again(tmp_path: Path, scans: list[str]) -> None:
+    """In the app the engine lives on: a file re-read after an edit has new entries, and what
+    was found in the old ones counts for nothing."""
+    secrets_folder(tmp_path)
+    engine = engine_on(tmp_path, None)
+    check_health(engine)
+    write(tmp_path, "MEMORY.md", f"# Memory\n\n## Keys\n\nRotated.\n\n## AWS\n\nAKIA{'Z' * 16}\n")
+    engine.apply_changes([tmp_path / "MEMORY.md"])
+    scans.clear()
+    report = check_health(engine)
+    assert len(scans) == 2
+    assert shown(report) == shown(check_health(engine_on(tmp_path, None)))
+
+
+def test_a_scan_of_part_of_a_history_file_is_not_kept(tmp_path: Path, scans: list[str]) -> None:
+    """With a date window only a history file's recent entries are live: a later run with a
+    wider window must scan the older ones, not take the file as scanned."""
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    write(
+        root,
+        "HISTORY.md",
+        f"# History\n\n## {day(2)}\n\nDeployed the worker.\n\n"
+        f"## {day(90)}\n\nOld token {GITHUB} pasted here.\n",
+    )
+    windowed = engine_on(root, cache, days=30)
+    assert check_health(windowed).section(Check.SECRETS) == ()
+    windowed.save_cache()
+    scans.clear()
+    wide = engine_on(root, cache, days=0)
+    [finding] = check_health(wide).section(Check.SECRETS)
+    assert finding.entry.title == day(90)
+    assert any(GITHUB in text for text in scans)
