@@ -1,5 +1,5 @@
-"""Health work done once: the secrets scan kept per file (in the cache with it). The report is the
-one a fresh scan gives.
+"""Health work done once: the secrets scan kept per file (in the cache with it) and the duplicate
+pair search in a forked child. Either way the report is the one a fresh scan gives.
 
 Real temp folders, real cache files: what `memtui health` run twice, or after an edit, sees.
 """
@@ -7,20 +7,27 @@ Real temp folders, real cache files: what `memtui health` run twice, or after an
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 from memtui.core import secrets
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.health import secret_scan
+from memtui.core.health import check, duplicates, secret_scan
 from memtui.core.health.check import check_health
+from memtui.core.health.duplicates import pairs_as_bytes, pairs_from_bytes
 from memtui.core.health.model import Check, HealthReport
+from memtui.core.live import fork
 from memtui.core.live.engine import Engine
 from memtui.core.settings.config import Config
 
 TODAY = dt.date(2026, 11, 21)
 GITHUB = "ghp_" + "A1b2C3d4E5" * 4
+FACT = (
+    "The billing-api nightly export job writes invoices to the finance bucket at 02:30 "
+    "UTC and pages Tomás when the reconciliation totals differ by more than one cent."
+)
 
 
 def write(root: Path, relative: str, text: str) -> None:
@@ -134,3 +141,44 @@ def test_a_scan_of_part_of_a_history_file_is_not_kept(tmp_path: Path, scans: lis
     [finding] = check_health(wide).section(Check.SECRETS)
     assert finding.entry.title == day(90)
     assert any(GITHUB in text for text in scans)
+
+
+def _failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
+    def fail() -> Sequence[bytes]:
+        raise RuntimeError("the child's work failed")
+
+    return fork.start_in_child(fail)
+
+
+@pytest.mark.skipif(not fork.can_fork(), reason="the pair search's child needs fork")
+@pytest.mark.parametrize("search", ["in a forked child", "here (no fork)", "here after failing"])
+def test_duplicate_pairs_are_the_same_wherever_they_are_searched(
+    search: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for offset in range(1, 13):
+        write(tmp_path, f"memory/{day(offset)}.md", f"# Notes\n\n## Export\n\n{FACT}\n")
+    write(tmp_path, "MEMORY.md", f"# Memory\n\n## Export\n\n{FACT} Also on Sundays.\n")
+    expected = check_health(engine_on(tmp_path, None))
+    assert len(expected.section(Check.DUPLICATES)) == 13
+    monkeypatch.setattr(check, "PAIRS_CHILD_MIN_ENTRIES", 0)
+    monkeypatch.setattr(check, "can_fork", lambda: search != "here (no fork)")
+    if search == "here after failing":
+        monkeypatch.setattr(check, "start_in_child", _failing_child)
+    searched_here: list[object] = []  # a child's appends stay in the child
+    verified = duplicates.verified_pairs
+
+    def counted(*args: object) -> dict[tuple[int, int], float]:
+        searched_here.append(args)
+        return verified(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(duplicates, "verified_pairs", counted)
+    report = check_health(engine_on(tmp_path, None))
+    assert bool(searched_here) == (search != "in a forked child")
+    assert shown(report) == shown(expected)
+
+
+def test_pairs_come_back_from_bytes_as_they_were() -> None:
+    pairs = {(3, 9): 91.66666666666667, (0, 2): 100.0, (1, 70_000): 90.00000000000001}
+    back = pairs_from_bytes(pairs_as_bytes(pairs))
+    assert back == pairs and list(back) == list(pairs)
+    assert pairs_from_bytes(pairs_as_bytes({})) == {}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
 
 import numpy as np
@@ -187,13 +187,43 @@ def duplicate_pairs(
     return {pair: score for pair, score in zip(pairs, scores.tolist(), strict=True) if score}
 
 
-def find_duplicates(terms: EntryTerms, settings: HealthSettings) -> list[Finding]:
-    """Duplicate groups as findings: per group the newest first (`lead`), then the others,
-    each with its similarity to the entry it matched best."""
-    entries = terms.entries
+def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> dict[tuple[int, int], float]:
+    """Every duplicate pair (a < b) of `terms`' entries -> its similarity in percent: the
+    candidates, scored. Nearly all of the check's time (~0.45 s at 50,000 entries), and plain
+    data: what a forked child works out while this process runs the other checks."""
     candidates = candidate_pairs(terms, settings)
-    texts = normalised_texts(entries, (index for pair in candidates for index in pair))
-    pairs = duplicate_pairs(candidates, texts, settings)
+    texts = normalised_texts(terms.entries, (index for pair in candidates for index in pair))
+    return duplicate_pairs(candidates, texts, settings)
+
+
+def pairs_as_bytes(pairs: Mapping[tuple[int, int], float]) -> list[bytes]:
+    """`pairs` as three arrays' bytes (left, right, similarity), in their order: the scores
+    come back bit for bit, and the order (which decides ties in `find_duplicates`) kept."""
+    left = np.fromiter((a for a, _ in pairs), dtype=np.int64, count=len(pairs))
+    right = np.fromiter((b for _, b in pairs), dtype=np.int64, count=len(pairs))
+    scores = np.fromiter(pairs.values(), dtype=np.float64, count=len(pairs))
+    return [left.tobytes(), right.tobytes(), scores.tobytes()]
+
+
+def pairs_from_bytes(pieces: Sequence[bytes | bytearray]) -> dict[tuple[int, int], float]:
+    """What `pairs_as_bytes` made, as it was."""
+    left, right = (np.frombuffer(piece, dtype=np.int64).tolist() for piece in pieces[:2])
+    scores = np.frombuffer(pieces[2], dtype=np.float64).tolist()
+    return dict(zip(zip(left, right, strict=True), scores, strict=True))
+
+
+def find_duplicates(
+    terms: EntryTerms,
+    settings: HealthSettings,
+    pairs: Mapping[tuple[int, int], float] | None = None,
+) -> list[Finding]:
+    """Duplicate groups as findings: per group the newest first (`lead`), then the others,
+    each with its similarity to the entry it matched best. `pairs` is what `verified_pairs`
+    gave elsewhere (None: it runs now)."""
+    entries = terms.entries
+    if pairs is None:
+        pairs = verified_pairs(terms, settings)
+    texts = normalised_texts(entries, (index for pair in pairs for index in pair))
     best: dict[int, tuple[float, int]] = {}
     for (a, b), score in pairs.items():
         for one, other in ((a, b), (b, a)):
@@ -252,7 +282,7 @@ def _group_order(lead: Entry) -> tuple[bool, float, str, int]:
     return (lead.when is None, stamp, lead.path, lead.line_start)
 
 
-def _components(pairs: dict[tuple[int, int], float]) -> list[list[int]]:
+def _components(pairs: Mapping[tuple[int, int], float]) -> list[list[int]]:
     """Connected components of the pair graph (union-find), each sorted."""
     parent: dict[int, int] = {}
 
