@@ -126,6 +126,24 @@ def test_duplicate_pairs_score_each_pair_as_one_call_does(
     assert found == expected and list(found) == list(expected)
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(st.sampled_from((*WORDS, "x", "42")), max_size=10),
+    other=st.lists(st.sampled_from((*WORDS, "x", "42")), max_size=10),
+    gaps=st.lists(st.sampled_from((" ", "  ", "\t", " \n ")), min_size=12, max_size=12),
+)
+def test_token_set_ratio_splits_on_runs_of_whitespace(
+    words: list[str], other: list[str], gaps: list[str]
+) -> None:
+    """What `normalised_texts` relies on: words with runs of whitespace between (and around)
+    score exactly as the same words one space apart."""
+    from rapidfuzz import fuzz
+
+    spaced = gaps[0] + "".join(word + gap for word, gap in zip(words, gaps[1:], strict=False))
+    expected = fuzz.token_set_ratio(" ".join(words), " ".join(other))
+    assert fuzz.token_set_ratio(spaced, " ".join(other)) == expected
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     signatures=st.lists(st.sets(st.integers(0, 12), max_size=6), max_size=12),

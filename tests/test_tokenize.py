@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from memtui.core.search import tokenize
 from memtui.core.search.tokenize import (
     TEXT_SEPARATOR,
-    batch_joined_tokens,
+    batch_spaced_tokens,
     batch_tokens,
     count_phrase,
     is_cjk,
@@ -109,9 +109,9 @@ def test_batch_tokens_equal_per_text_tokens(texts: list[str]) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(texts=TEXTS)
-def test_batch_joined_tokens_join_each_text_s_tokens(texts: list[str]) -> None:
-    """The near-duplicate check's texts: each text's tokens, one space apart."""
-    assert batch_joined_tokens(texts) == [" ".join(tokens(text)) for text in texts]
+def test_batch_spaced_tokens_split_into_each_text_s_tokens(texts: list[str]) -> None:
+    """The near-duplicate check's texts: each text's tokens, whitespace between."""
+    assert [text.split() for text in batch_spaced_tokens(texts)] == [tokens(t) for t in texts]
 
 
 @pytest.mark.parametrize("text", ["Z", "ZZ top", "Ｚ", "\x01", "a\x01b"])
