@@ -304,7 +304,7 @@ def test_secrets_are_counted_per_kind(tmp_path: Path) -> None:
     assert dict(report.secret_counts) == {"GitHub token": 2, "password/secret/token value": 1}
 
 
-def _failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
+def failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
     """A child that fails before it answers."""
 
     def fail() -> Sequence[bytes]:
@@ -313,10 +313,19 @@ def _failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
     return fork.start_in_child(fail)
 
 
-@pytest.mark.parametrize(
-    "scan",
-    ["in a forked child", "here (no fork)", "here after the child failed"],
-)
+WHERE = ("in a forked child", "here (no fork)", "here after the child failed")
+"""Where work that `core.live.fork` may start in a child runs (`run_work`)."""
+
+
+def run_work(monkeypatch: pytest.MonkeyPatch, module: object, threshold: str, where: str) -> None:
+    """Make the work `module` starts in a child run `where` (one of WHERE), however small."""
+    monkeypatch.setattr(module, threshold, 0)
+    monkeypatch.setattr(module, "can_fork", lambda: where != WHERE[1])
+    if where == WHERE[2]:
+        monkeypatch.setattr(module, "start_in_child", failing_child)
+
+
+@pytest.mark.parametrize("scan", WHERE)
 def test_the_secrets_scan_finds_the_same_wherever_it_runs(
     scan: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -329,10 +338,7 @@ def test_the_secrets_scan_finds_the_same_wherever_it_runs(
         )
     write(tmp_path, "MEMORY.md", f"# Memory\n\n## Keys\n\napi_key: sk-{'a1B2' * 6}\n")
     expected = health(tmp_path)
-    monkeypatch.setattr(secret_scan, "SCAN_CHILD_MIN_ENTRIES", 0)
-    monkeypatch.setattr(secret_scan, "can_fork", lambda: scan != "here (no fork)")
-    if scan == "here after the child failed":
-        monkeypatch.setattr(secret_scan, "start_in_child", _failing_child)
+    run_work(monkeypatch, secret_scan, "SCAN_CHILD_MIN_ENTRIES", scan)
     scans_here: list[LiveEntries] = []  # a child's appends stay in the child
     scan_entries = secret_scan.masked_entries
 

@@ -6,11 +6,10 @@ Real temp folders, real cache files: what `memtui health` run twice, or after an
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from test_health import FACT, GITHUB, TODAY, WHERE, day, run_work, write
 
 from memtui.core import secrets
 from memtui.core.cache.folder import CacheFolder
@@ -21,23 +20,6 @@ from memtui.core.health.model import Check, HealthReport
 from memtui.core.live import fork
 from memtui.core.live.engine import Engine
 from memtui.core.settings.config import Config
-
-TODAY = dt.date(2026, 11, 21)
-GITHUB = "ghp_" + "A1b2C3d4E5" * 4
-FACT = (
-    "The billing-api nightly export job writes invoices to the finance bucket at 02:30 "
-    "UTC and pages Tomás when the reconciliation totals differ by more than one cent."
-)
-
-
-def write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
-def day(offset: int) -> str:
-    return (TODAY - dt.timedelta(days=offset)).isoformat()
 
 
 def engine_on(root: Path, cache: CacheFolder | None, days: int = 0) -> Engine:
@@ -143,15 +125,8 @@ def test_a_scan_of_part_of_a_history_file_is_not_kept(tmp_path: Path, scans: lis
     assert any(GITHUB in text for text in scans)
 
 
-def _failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
-    def fail() -> Sequence[bytes]:
-        raise RuntimeError("the child's work failed")
-
-    return fork.start_in_child(fail)
-
-
 @pytest.mark.skipif(not fork.can_fork(), reason="the pair search's child needs fork")
-@pytest.mark.parametrize("search", ["in a forked child", "here (no fork)", "here after failing"])
+@pytest.mark.parametrize("search", WHERE)
 def test_duplicate_pairs_are_the_same_wherever_they_are_searched(
     search: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -160,10 +135,7 @@ def test_duplicate_pairs_are_the_same_wherever_they_are_searched(
     write(tmp_path, "MEMORY.md", f"# Memory\n\n## Export\n\n{FACT} Also on Sundays.\n")
     expected = check_health(engine_on(tmp_path, None))
     assert len(expected.section(Check.DUPLICATES)) == 13
-    monkeypatch.setattr(check, "PAIRS_CHILD_MIN_ENTRIES", 0)
-    monkeypatch.setattr(check, "can_fork", lambda: search != "here (no fork)")
-    if search == "here after failing":
-        monkeypatch.setattr(check, "start_in_child", _failing_child)
+    run_work(monkeypatch, check, "PAIRS_CHILD_MIN_ENTRIES", search)
     searched_here: list[object] = []  # a child's appends stay in the child
     verified = duplicates.verified_pairs
 
