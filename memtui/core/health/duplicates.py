@@ -53,10 +53,10 @@ def normalised_texts(entries: LiveEntries, indexes: Iterable[int]) -> dict[int, 
     texts: dict[int, str] = {}
     for first in range(0, len(chosen), TEXT_BATCH):
         batch = chosen[first : first + TEXT_BATCH]
-        joined = batch_spaced_tokens(
+        spaced = batch_spaced_tokens(
             [f"{entries.titles[index]}\n{entries.body(index)}" for index in batch]
         )
-        texts.update(zip(batch, joined, strict=True))
+        texts.update(zip(batch, spaced, strict=True))
     return texts
 
 

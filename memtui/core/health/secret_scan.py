@@ -51,12 +51,13 @@ def masked_entries(entries: LiveEntries, known: KnownScans | None = None) -> Mas
     found: Masked = []
     for index in range(len(entries)):
         scan = known.get((roots[index], paths[index]))
-        if scan is None:
-            kinds = secret_kinds(f"{titles[index]}\n{entries.body(index)}")
-        else:
-            kinds = dict(scan.get(lines[index], {}))
+        kinds = (
+            secret_kinds(f"{titles[index]}\n{entries.body(index)}")
+            if scan is None
+            else scan.get(lines[index])
+        )
         if kinds:
-            found.append((index, kinds))
+            found.append((index, dict(kinds)))
     found.sort(key=lambda item: (paths[item[0]], lines[item[0]], item[0]))
     return found
 
