@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 from memtui.ui import messages
 from memtui.ui.app import MemtuiApp
 from memtui.ui.options import AppOptions
+from memtui.ui.widgets.results import ResultsList
 
 SLOW, FAST = "alpha", "beta"
 STEPS_AFTER = 30
@@ -149,3 +150,34 @@ async def test_the_screen_drops_a_late_message_of_an_older_search(
 
         screen.post_message(late_message(screen.generation))
         await wait_until(pilot, lambda: not shows_the_newest())
+
+
+async def test_the_panes_are_pending_until_the_selection_of_new_hits_arrives(
+    tmp_path: Path,
+) -> None:
+    """New hits are listed, and the list's selection of them reaches the panes a message
+    later: the list may paint in between (it did, on a loaded CI host). Until the selection
+    arrives the panes still show the earlier one, and must say so."""
+    engine = FakeEngine(
+        tmp_path, [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta")]
+    )
+    options = AppOptions(
+        root=tmp_path,
+        config=Config(),
+        today=TODAY,
+        days=30,
+        watch=False,
+        deterministic=True,
+        engine_factory=lambda _: cast("Engine", engine),
+    )
+    app = MemtuiApp(options)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        pane = screen.pane
+        await wait_until(pilot, lambda: pane.hit is not None and not screen.detail_pending)
+        before = pane.hit
+        pane.defer_next(True)
+        screen.query_one(ResultsList).set_hits(engine.search(FAST).hits, keep_id=None)
+        assert screen.detail_pending and pane.hit is before
+        await wait_until(pilot, lambda: not screen.detail_pending)
+        assert pane.hit is not None and pane.hit.entry.title == "beta plan"

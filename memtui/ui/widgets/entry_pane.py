@@ -113,6 +113,8 @@ class EntryPane(Vertical):
         self.shown: tuple[Entry, str | None, bool] | None = None
         """Entry, match pattern and reveal state the entry view last rendered."""
         self._defer = False
+        self._coming = False
+        """New hits are listed and the list's selection is on its way (`select`)."""
         self._owed = False
         """A selection was skipped while typing and still has to be shown."""
         self._timer: Timer | None = None
@@ -132,18 +134,22 @@ class EntryPane(Vertical):
 
     @property
     def pending(self) -> bool:
-        """True while the pane still shows an earlier selection."""
-        return self._timer is not None or self._owed
+        """True while the pane still shows an earlier selection (also between new hits being
+        listed and the list's selection of them arriving: the list may paint in between)."""
+        return self._timer is not None or self._owed or self._coming
 
     # --- following the list -------------------------------------------------------------------
 
     def defer_next(self, new_query: bool) -> None:
-        """A new query's top hit waits for the list to paint first (once something is shown)."""
+        """New hits are being listed; a new query's top hit waits for the list to paint first
+        (once something is shown)."""
         self._defer = new_query and self.shown is not None
+        self._coming = True
 
     def select(self, hit: Hit | None, previous: Hit | None, *, painted: bool) -> None:
         """The list's cursor moved; `painted`: the list already shows the newest search."""
         self.hit, self.previous = hit, previous
+        self._coming = False
         deferred, self._defer = self._defer, False
         if deferred and hit is not None:
             self._owed = True  # shown once the list has painted and typing pauses
