@@ -16,6 +16,8 @@ from cache_helpers import assert_same_engine, cached_engine, fresh_engine
 from memtui.core.cache.container import Container, Section, write_container
 from memtui.core.cache.folder import CacheFolder
 
+Damage = Callable[[Path], None]
+
 
 def sections_of(path: Path) -> tuple[dict[str, object], dict[str, bytes]]:
     with Container(path) as container:
@@ -91,6 +93,20 @@ def file_secrets(value: object) -> Callable[[Path], None]:
     return damage
 
 
+def kept_pair_scores(scorer: bytes, left: int, right: int, scores: list[float]) -> Damage:
+    """Near-duplicate scores added (as a `health` run keeps them) that do not hold together."""
+
+    def damage(path: Path) -> None:
+        header, sections = sections_of(path)
+        sections["pair_scorer"] = scorer
+        sections["pair_left"] = npy(np.arange(left, dtype=np.uint64))
+        sections["pair_right"] = npy(np.arange(right, dtype=np.uint64))
+        sections["pair_score"] = npy(np.array(scores, dtype=np.float64))
+        write_container(path, header, [Section(name, [raw]) for name, raw in sections.items()])
+
+    return damage
+
+
 def heading_array(name: str, change: Callable[[np.ndarray], None]) -> Callable[[Path], None]:
     """One of the heading id arrays changed in place (and written with valid checksums)."""
 
@@ -143,7 +159,7 @@ def a_folder(path: Path) -> None:
     path.mkdir()
 
 
-DAMAGES: dict[str, Callable[[Path], None]] = {
+DAMAGES: dict[str, Damage] = {
     "empty file": replaced(b""),
     "garbage": replaced(b"\x89PNG\r\n" + bytes(range(256)) * 40),
     "truncated to the magic": truncated(0.0001),
@@ -186,6 +202,10 @@ DAMAGES: dict[str, Callable[[Path], None]] = {
     "a secrets scan line that is text": file_secrets([["3", [["JWT", 1]]]]),
     "a secrets scan count that is text": file_secrets([[3, [["JWT", "1"]]]]),
     "a secrets scan of three": file_secrets([[3, [["JWT", 1]], 4]]),
+    "kept scores of unequal lengths": kept_pair_scores(b'"s"', 2, 1, [95.0, 91.0]),
+    "a kept score over 100": kept_pair_scores(b'"s"', 1, 1, [101.0]),
+    "a kept score that is not a number": kept_pair_scores(b'"s"', 1, 1, [float("nan")]),
+    "a scorer that is a number": kept_pair_scores(b"7", 1, 1, [95.0]),
     "postings past the slots": rewritten(
         section="docs", data=npy(np.full(4, 10**6, dtype=np.int32))
     ),

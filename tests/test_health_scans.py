@@ -6,19 +6,25 @@ Real temp folders, real cache files: what `memtui health` run twice, or after an
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_health import FACT, GITHUB, TODAY, WHERE, day, run_work, write
 
 from memtui.core import secrets
 from memtui.core.cache.folder import CacheFolder
+from memtui.core.cache.records import PairScores
 from memtui.core.health import check, duplicates, secret_scan
 from memtui.core.health.check import check_health
-from memtui.core.health.duplicates import pairs_as_bytes, pairs_from_bytes
+from memtui.core.health.duplicates import Pairs, pairs_as_bytes, pairs_from_bytes
 from memtui.core.health.model import Check, HealthReport
+from memtui.core.health.settings import HealthSettings
 from memtui.core.live import fork
 from memtui.core.live.engine import Engine
+from memtui.core.live.warm import merged_pairs
+from memtui.core.search.terms import EntryTerms
 from memtui.core.settings.config import Config
 
 
@@ -139,9 +145,9 @@ def test_duplicate_pairs_are_the_same_wherever_they_are_searched(
     searched_here: list[object] = []  # a child's appends stay in the child
     verified = duplicates.verified_pairs
 
-    def counted(*args: object) -> dict[tuple[int, int], float]:
-        searched_here.append(args)
-        return verified(*args)  # type: ignore[arg-type]
+    def counted(terms: EntryTerms, settings: HealthSettings) -> tuple[Pairs, PairScores]:
+        searched_here.append(terms)
+        return verified(terms, settings)
 
     monkeypatch.setattr(duplicates, "verified_pairs", counted)
     report = check_health(engine_on(tmp_path, None))
@@ -151,6 +157,104 @@ def test_duplicate_pairs_are_the_same_wherever_they_are_searched(
 
 def test_pairs_come_back_from_bytes_as_they_were() -> None:
     pairs = {(3, 9): 91.66666666666667, (0, 2): 100.0, (1, 70_000): 90.00000000000001}
-    back = pairs_from_bytes(pairs_as_bytes(pairs))
+    hashes = np.array([2**64 - 1, 0, 12345], dtype=np.uint64)
+    kept = PairScores("scorer", hashes, hashes[::-1].copy(), np.array([91.5, 0.0, 100.0]))
+    back, back_kept = pairs_from_bytes(pairs_as_bytes(pairs, kept), "scorer")
     assert back == pairs and list(back) == list(pairs)
-    assert pairs_from_bytes(pairs_as_bytes({})) == {}
+    assert back_kept.left.tolist() == kept.left.tolist()
+    assert back_kept.right.tolist() == kept.right.tolist()
+    assert back_kept.score.tolist() == kept.score.tolist()
+    empty = PairScores("scorer", hashes[:0], hashes[:0], np.zeros(0))
+    assert pairs_from_bytes(pairs_as_bytes({}, empty), "scorer")[0] == {}
+
+
+def duplicates_folder(root: Path) -> None:
+    for offset in range(1, 13):
+        write(root, f"memory/{day(offset)}.md", f"# Notes\n\n## Export\n\n{FACT}\n")
+    write(root, "MEMORY.md", f"# Memory\n\n## Export\n\n{FACT} Also on Sundays.\n")
+
+
+@pytest.fixture
+def scored(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """Every pair the duplicates check scores from now on (in this process)."""
+    monkeypatch.setattr(check, "PAIRS_CHILD_MIN_ENTRIES", 10**9)
+    pairs: list[tuple[int, int]] = []
+    score = duplicates.pair_scores
+
+    def counted(
+        candidates: Sequence[tuple[int, int]], texts: Mapping[int, str], settings: HealthSettings
+    ) -> list[float]:
+        pairs.extend(candidates)
+        return score(candidates, texts, settings)
+
+    monkeypatch.setattr(duplicates, "pair_scores", counted)
+    return pairs
+
+
+def test_a_second_health_scores_no_pair_again(
+    tmp_path: Path, scored: list[tuple[int, int]]
+) -> None:
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    duplicates_folder(root)
+    first = engine_on(root, cache)
+    expected = check_health(first)
+    assert len(scored) == 78 and len(expected.section(Check.DUPLICATES)) == 13
+    first.save_cache()
+    scored.clear()
+    warm = engine_on(root, cache)
+    report = check_health(warm)
+    assert scored == []
+    assert shown(report) == shown(expected)
+    assert not warm.cache_stale  # the same scores: nothing to write
+
+
+def test_an_edited_entry_is_scored_again_and_only_its_pairs(
+    tmp_path: Path, scored: list[tuple[int, int]]
+) -> None:
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    duplicates_folder(root)
+    first = engine_on(root, cache)
+    check_health(first)
+    first.save_cache()
+    write(root, "MEMORY.md", f"# Memory\n\n## Export\n\n{FACT} Also on Sundays, at 03:00.\n")
+    scored.clear()
+    warm = engine_on(root, cache)
+    report = check_health(warm)
+    edited = {
+        index for index, entry in enumerate(warm.entry_terms().entries) if entry.path == "MEMORY.md"
+    }
+    assert len(scored) == 12 and all(set(pair) & edited for pair in scored)
+    assert shown(report) == shown(check_health(engine_on(root, None)))
+    assert warm.cache_stale  # the new scores are for the cache to keep
+
+
+def test_scores_made_with_another_threshold_are_not_reused(
+    tmp_path: Path, scored: list[tuple[int, int]]
+) -> None:
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    duplicates_folder(root)
+    first = engine_on(root, cache)
+    check_health(first)
+    first.save_cache()
+    scored.clear()
+    strict = Config(health=HealthSettings(duplicate_similarity=99.5))
+    warm = Engine(root, strict, today=TODAY, days=0, cache=cache)
+    warm.load()
+    report = check_health(warm)
+    assert len(scored) == 78
+    fresh = Engine(root, strict, today=TODAY, days=0)
+    fresh.load()
+    assert shown(report) == shown(check_health(fresh))
+
+
+def test_kept_scores_of_several_roots_are_one_if_scored_alike() -> None:
+    def kept(scorer: str, *hashes: int) -> PairScores:
+        array = np.array(hashes, dtype=np.uint64)
+        return PairScores(scorer, array, array + np.uint64(1), np.full(len(hashes), 95.0))
+
+    one, two, other = kept("a", 1, 2), kept("a", 3), kept("b", 4)
+    merged = merged_pairs([None, one, other, two])
+    assert merged is not None and merged.scorer == "a"
+    assert merged.left.tolist() == [1, 2, 3] and merged.score.tolist() == [95.0] * 3
+    assert merged_pairs([None, None]) is None
+    assert merged_pairs([other]) is other

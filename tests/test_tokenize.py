@@ -114,6 +114,13 @@ def test_batch_spaced_tokens_split_into_each_text_s_tokens(texts: list[str]) -> 
     assert [text.split() for text in batch_spaced_tokens(texts)] == [tokens(t) for t in texts]
 
 
+@settings(max_examples=150, deadline=None)
+@given(texts=TEXTS)
+def test_batch_spaced_tokens_give_a_text_the_same_string_in_any_batch(texts: list[str]) -> None:
+    """Its hash keys the near-duplicate scores kept between runs, whatever else is scored."""
+    assert batch_spaced_tokens(texts) == [batch_spaced_tokens([text])[0] for text in texts]
+
+
 @pytest.mark.parametrize("text", ["Z", "ZZ top", "Ｚ", "\x01", "a\x01b"])
 def test_separator_never_comes_from_text(text: str) -> None:
     assert TEXT_SEPARATOR not in tokens(text)

@@ -33,7 +33,13 @@ from memtui.core.cache.entry_columns import (
     refuse_damaged,
 )
 from memtui.core.cache.entry_table import EntryTable, TableView, table_runs
-from memtui.core.cache.records import CachedFile, CachedIndex, FileSecrets, RootSnapshot
+from memtui.core.cache.records import (
+    CachedFile,
+    CachedIndex,
+    FileSecrets,
+    PairScores,
+    RootSnapshot,
+)
 from memtui.core.model import Entry, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
@@ -48,6 +54,11 @@ def encode(snapshot: RootSnapshot) -> Iterator[Section]:
     yield from entry_sections(parts)
     if snapshot.index is not None:
         yield from _index_sections(snapshot.files, snapshot.index)
+    if snapshot.pairs is not None:
+        yield json_section("pair_scorer", snapshot.pairs.scorer)
+        yield array_section("pair_left", snapshot.pairs.left)
+        yield array_section("pair_right", snapshot.pairs.right)
+        yield array_section("pair_score", snapshot.pairs.score)
 
 
 def _file_row(file: CachedFile) -> list[Any]:
@@ -105,7 +116,23 @@ def decode(container: Container, label: str) -> RootSnapshot:
     with _collector_paused():
         files = _decode_files(container, label)
         index = _decode_index(container, files) if container.has("words") else None
-    return RootSnapshot(files, index)
+    pairs = _decode_pairs(container) if container.has("pair_scorer") else None
+    return RootSnapshot(files, index, pairs)
+
+
+def _decode_pairs(container: Container) -> PairScores:
+    """The kept near-duplicate scores; raises CacheCorrupt."""
+    scorer = container.json("pair_scorer")
+    left = container.array("pair_left", lambda dtype: dtype == np.uint64)
+    right = container.array("pair_right", lambda dtype: dtype == np.uint64)
+    score = container.array("pair_score", lambda dtype: dtype == np.float64)
+    if not (
+        isinstance(scorer, str)
+        and len(left) == len(right) == len(score)
+        and bool(np.all((score >= 0) & (score <= 100)))
+    ):
+        raise CacheCorrupt("kept near-duplicate scores damaged")
+    return PairScores(scorer, left, right, score)
 
 
 def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records
 
     from memtui.core.model import Entry
     from memtui.core.reading.walk import Signature
-    from memtui.core.search.arrays import FloatArray
+    from memtui.core.search.arrays import FloatArray, HashArray
     from memtui.core.search.segment import Segment
 
 FORMAT_VERSION = 7
@@ -96,9 +96,44 @@ class CachedIndex(Struct, frozen=True):
     """Token count per slot."""
 
 
+class PairScores(Struct, frozen=True):
+    """Near-duplicate scores kept between `health` runs: each candidate pair scored, by the
+    hashes of its two texts (a pair whose texts did not change has the same score)."""
+
+    scorer: str
+    """What scored them (rapidfuzz's version, the scorer, the threshold): scores made another
+    way are not these."""
+    left: HashArray
+    right: HashArray
+    score: FloatArray
+    """Per pair, its similarity; 0 below the threshold."""
+
+
+class PairMemo:
+    """The pair scores a run started from, and whether a run replaced them since (a cache
+    write then writes them). Handed to the health checks with the entries (`EntryTerms`)."""
+
+    def __init__(self, scores: PairScores | None = None) -> None:
+        self.scores = scores
+        self.changed = False
+
+    def keep(self, scores: PairScores) -> None:
+        """Keep `scores` (one run's candidates: what is kept never outgrows them)."""
+        old = self.scores
+        if old is None or not (
+            old.scorer == scores.scorer
+            and old.left.tobytes() == scores.left.tobytes()
+            and old.right.tobytes() == scores.right.tobytes()
+            and old.score.tobytes() == scores.score.tobytes()
+        ):
+            self.scores, self.changed = scores, True
+
+
 class RootSnapshot(Struct, frozen=True):
     """Everything cached for one root."""
 
     files: tuple[CachedFile, ...]
     index: CachedIndex | None
     """None when the index was not cached with the files (it is then built as usual)."""
+    pairs: PairScores | None = None
+    """The near-duplicate scores of the last `health` (of every root open then)."""

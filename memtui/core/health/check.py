@@ -12,6 +12,7 @@ import datetime as dt
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtui.core.health.dated import find_stale, find_superseded
 from memtui.core.health.load_line import (
@@ -36,6 +37,10 @@ from memtui.core.live.engine import Engine
 from memtui.core.live.fork import Child, can_fork, start_in_child
 from memtui.core.search.terms import EntryTerms
 
+if TYPE_CHECKING:
+    from memtui.core.cache.records import PairScores
+    from memtui.core.health.duplicates import Pairs
+
 PAIRS_CHILD_MIN_ENTRIES = 5_000
 """Below this many entries duplicate pairs are searched in this process (~9 µs an entry)."""
 
@@ -49,17 +54,19 @@ def start_pair_search(terms: EntryTerms, settings: HealthSettings) -> Child | No
         return None
     from memtui.core.health.duplicates import pairs_as_bytes, verified_pairs  # rapidfuzz: ~3 MB
 
-    return start_in_child(lambda: pairs_as_bytes(verified_pairs(terms, settings)))
+    return start_in_child(lambda: pairs_as_bytes(*verified_pairs(terms, settings)))
 
 
-def searched_pairs(child: Child | None) -> dict[tuple[int, int], float] | None:
+def searched_pairs(
+    child: Child | None, settings: HealthSettings
+) -> tuple[Pairs, PairScores] | None:
     """What the child's pair search found; None when no child ran or it failed (search here)."""
     pieces = None if child is None else child()
     if pieces is None:
         return None
-    from memtui.core.health.duplicates import pairs_from_bytes
+    from memtui.core.health.duplicates import pair_scorer, pairs_from_bytes
 
-    return pairs_from_bytes(pieces)
+    return pairs_from_bytes(pieces, pair_scorer(settings))
 
 
 def check_terms(
@@ -79,8 +86,8 @@ def check_terms(
         stale = _then_give_back(find_stale(terms, settings, today))
         from memtui.core.health.duplicates import find_duplicates  # rapidfuzz: ~3 MB
 
-        pairs = searched_pairs(children[1])
-        duplicates = _then_give_back(find_duplicates(terms, settings, pairs))
+        verified = searched_pairs(children[1], settings)
+        duplicates = _then_give_back(find_duplicates(terms, settings, verified))
         masked = scanned(children[0])
         if masked is None:
             masked = masked_entries(entries, known)

@@ -8,11 +8,15 @@ candidate pair is a duplicate when rapidfuzz's `token_set_ratio` over their norm
 `duplicate_min_words` distinct words and the shorter holds at least `duplicate_length_ratio`
 of the longer's (so a one-line note is not a "duplicate" of every long entry that happens to
 contain its words). Pairs are joined into groups (connected components), newest first.
+
+Each candidate's score is kept, by the hashes of its two texts, for the next run (in the
+cache): a pair whose texts did not change is not scored again.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
@@ -20,6 +24,7 @@ from itertools import pairwise
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from memtui.core.cache.records import PairScores
 from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
@@ -167,14 +172,22 @@ def duplicate_pairs(
     candidates: Iterable[tuple[int, int]], texts: Mapping[int, str], settings: HealthSettings
 ) -> dict[tuple[int, int], float]:
     """Verified pairs (a < b) of `candidates` -> similarity in percent; `texts` holds every
-    candidate's normalised text.
+    candidate's normalised text."""
+    pairs = list(candidates)
+    scores = pair_scores(pairs, texts, settings)
+    return {pair: score for pair, score in zip(pairs, scores, strict=True) if score}
+
+
+def pair_scores(
+    pairs: Sequence[tuple[int, int]], texts: Mapping[int, str], settings: HealthSettings
+) -> list[float]:
+    """Each pair's similarity in percent, 0 below `duplicate_similarity`.
 
     Scored by rapidfuzz's `cpdist` (the same `token_set_ratio`, each pair's as one call
     gives): in C++ threads on every core, without a Python call per pair; 15,532 candidate
     pairs at 50,000 entries took ~200 ms one at a time."""
-    pairs = list(candidates)
     if not pairs:
-        return {}
+        return []
     scores = process.cpdist(
         [texts[a] for a, _ in pairs],
         [texts[b] for _, b in pairs],
@@ -184,45 +197,86 @@ def duplicate_pairs(
         dtype=np.float64,
         workers=-1,
     )
-    return {pair: score for pair, score in zip(pairs, scores.tolist(), strict=True) if score}
+    return list(scores.tolist())
 
 
-def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> dict[tuple[int, int], float]:
-    """Every duplicate pair (a < b) of `terms`' entries -> its similarity in percent: the
-    candidates, scored. Nearly all of the check's time (~0.45 s at 50,000 entries), and plain
-    data: what a forked child works out while this process runs the other checks."""
+def pair_scorer(settings: HealthSettings) -> str:
+    """What `pair_scores` is, as kept scores name it: scores made another way are not these."""
+    from rapidfuzz import __version__
+
+    return f"rapidfuzz {__version__} token_set_ratio, 0 below {settings.duplicate_similarity!r}"
+
+
+def text_hash(text: str) -> int:
+    """A normalised text's key among kept scores: 64 bits of BLAKE2b (a collision would give
+    a changed pair its old score; at 64 bits it is not expected in any memory's lifetime)."""
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+Pairs = dict[tuple[int, int], float]
+"""Duplicate pairs (a < b, indexes of entries) -> similarity in percent."""
+
+
+def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> tuple[Pairs, PairScores]:
+    """Every duplicate pair of `terms`' entries, and every candidate pair's score by the
+    hashes of its texts (what the next run starts from). Nearly all of the check's time, and
+    plain data: what a forked child works out while this process runs the other checks.
+
+    A candidate whose two texts were scored by the last run (`terms.pairs`, kept in the
+    cache) keeps that score: at 50,000 entries scoring the 15,532 candidates cost ~0.1-0.15 s
+    and finding their texts ~0.06 s, which an unchanged memory then spends only on the texts."""
     candidates = candidate_pairs(terms, settings)
     texts = normalised_texts(terms.entries, (index for pair in candidates for index in pair))
-    return duplicate_pairs(candidates, texts, settings)
+    hashes = {index: text_hash(text) for index, text in texts.items()}
+    scorer = pair_scorer(settings)
+    kept = terms.pairs.scores
+    known: dict[tuple[int, int], float] = {}
+    if kept is not None and kept.scorer == scorer:
+        known_keys = zip(kept.left.tolist(), kept.right.tolist(), strict=True)
+        known = dict(zip(known_keys, kept.score.tolist(), strict=True))
+    keys = [(hashes[a], hashes[b]) for a, b in candidates]
+    scores = [known.get(key) for key in keys]
+    missing = [at for at, score in enumerate(scores) if score is None]
+    new = pair_scores([candidates[at] for at in missing], texts, settings)
+    for at, score in zip(missing, new, strict=True):
+        scores[at] = score
+    found = [0.0 if score is None else score for score in scores]
+    pairs = {pair: score for pair, score in zip(candidates, found, strict=True) if score}
+    left = np.fromiter((key[0] for key in keys), dtype=np.uint64, count=len(keys))
+    right = np.fromiter((key[1] for key in keys), dtype=np.uint64, count=len(keys))
+    return pairs, PairScores(scorer, left, right, np.asarray(found, dtype=np.float64))
 
 
-def pairs_as_bytes(pairs: Mapping[tuple[int, int], float]) -> list[bytes]:
-    """`pairs` as three arrays' bytes (left, right, similarity), in their order: the scores
-    come back bit for bit, and the order (which decides ties in `find_duplicates`) kept."""
+def pairs_as_bytes(pairs: Pairs, scores: PairScores) -> list[bytes]:
+    """`verified_pairs`' result as arrays' bytes, in its order: the scores come back bit for
+    bit, and the order (which decides ties in `find_duplicates`) kept."""
     left = np.fromiter((a for a, _ in pairs), dtype=np.int64, count=len(pairs))
     right = np.fromiter((b for _, b in pairs), dtype=np.int64, count=len(pairs))
-    scores = np.fromiter(pairs.values(), dtype=np.float64, count=len(pairs))
-    return [left.tobytes(), right.tobytes(), scores.tobytes()]
+    found = np.fromiter(pairs.values(), dtype=np.float64, count=len(pairs))
+    kept = (scores.left, scores.right, scores.score)
+    return [array.tobytes() for array in (left, right, found, *kept)]
 
 
-def pairs_from_bytes(pieces: Sequence[bytes | bytearray]) -> dict[tuple[int, int], float]:
-    """What `pairs_as_bytes` made, as it was."""
+def pairs_from_bytes(pieces: Sequence[bytes | bytearray], scorer: str) -> tuple[Pairs, PairScores]:
+    """What `pairs_as_bytes` made, as it was (`scorer`: whose scores they are)."""
     left, right = (np.frombuffer(piece, dtype=np.int64).tolist() for piece in pieces[:2])
-    scores = np.frombuffer(pieces[2], dtype=np.float64).tolist()
-    return dict(zip(zip(left, right, strict=True), scores, strict=True))
+    found = np.frombuffer(pieces[2], dtype=np.float64).tolist()
+    pairs = dict(zip(zip(left, right, strict=True), found, strict=True))
+    left_hash, right_hash = (np.frombuffer(piece, dtype=np.uint64) for piece in pieces[3:5])
+    scores = np.frombuffer(pieces[5], dtype=np.float64)
+    return pairs, PairScores(scorer, left_hash, right_hash, scores)
 
 
 def find_duplicates(
-    terms: EntryTerms,
-    settings: HealthSettings,
-    pairs: Mapping[tuple[int, int], float] | None = None,
+    terms: EntryTerms, settings: HealthSettings, verified: tuple[Pairs, PairScores] | None = None
 ) -> list[Finding]:
     """Duplicate groups as findings: per group the newest first (`lead`), then the others,
-    each with its similarity to the entry it matched best. `pairs` is what `verified_pairs`
-    gave elsewhere (None: it runs now)."""
+    each with its similarity to the entry it matched best. `verified` is what
+    `verified_pairs` gave elsewhere (None: it runs now); its scores are kept for the next run."""
     entries = terms.entries
-    if pairs is None:
-        pairs = verified_pairs(terms, settings)
+    pairs, scores = verified_pairs(terms, settings) if verified is None else verified
+    terms.pairs.keep(scores)
     texts = normalised_texts(entries, (index for pair in pairs for index in pair))
     best: dict[int, tuple[float, int]] = {}
     for (a, b), score in pairs.items():

@@ -170,12 +170,11 @@ class Engine:
             return self._caches.stale
 
     def save_cache(self) -> int:
-        """Write every root's cache file; returns the bytes written (problems go to
-        `warnings`). Slow on a large corpus: call it from a worker thread. The engine stays
-        usable meanwhile: only taking the snapshot holds the lock."""
+        """Write every root's cache file: the bytes written (problems go to `warnings`). Slow
+        on a large corpus: call it from a worker thread (only taking the snapshot locks)."""
         with self._lock:
-            records, state = self._caches.snapshot(self._index)
-        saved, written, problems = self._caches.write(records, state)
+            snapshot = self._caches.snapshot(self._index)
+        saved, written, problems = self._caches.write(snapshot)
         give_back_memory()  # what encoding freed
         with self._lock:
             self._caches.remember_written(saved)
@@ -438,9 +437,10 @@ class Engine:
             entries, alive = index.entries.copy(), index.alive.copy()
             segments = (index.main, index.delta)
             files = loaded_files((store.label, store.records()) for store in self.stores)
+            pairs = self._caches.pairs
         from memtui.core.search.terms import collect_terms  # here: only the health checks ask
 
-        return collect_terms(entries, alive, segments, files)
+        return collect_terms(entries, alive, segments, files, pairs)
 
     def __len__(self) -> int:
         return self._index.live_count

@@ -14,14 +14,20 @@ without tokenizing again.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 from msgspec import Struct
 
 from memtui.core.cache.entry_table import TableView, table_runs
 from memtui.core.cache.folder import CacheFolder
-from memtui.core.cache.records import CachedFile, CachedIndex, RootSnapshot
+from memtui.core.cache.records import (
+    CachedFile,
+    CachedIndex,
+    PairMemo,
+    PairScores,
+    RootSnapshot,
+)
 from memtui.core.live.build_ahead import BuildAhead, worth_building_ahead
 from memtui.core.live.store import Store
 from memtui.core.model import Entry, qualified_path
@@ -205,6 +211,7 @@ def save_roots(
     stores: Sequence[Store],
     records: Sequence[tuple[CachedFile, ...]],
     state: IndexState | None,
+    pairs: PairScores | None = None,
 ) -> tuple[list[tuple[CachedFile, ...] | None], int, list[str]]:
     """Write each root's snapshot: (each root's records when its cache now holds them with an
     index, bytes written, problems). A root's index arrays are freed before the next root's
@@ -219,7 +226,7 @@ def save_roots(
             saved.append(None)
             continue
         try:
-            written += _write_root(folder, store, files, state)
+            written += _write_root(folder, store, files, state, pairs)
         except (OSError, ValueError) as exc:
             problems.append(f"could not write the cache of {store.root}: {exc}")
             saved.append(None)
@@ -229,11 +236,29 @@ def save_roots(
 
 
 def _write_root(
-    folder: CacheFolder, store: Store, files: tuple[CachedFile, ...], state: IndexState | None
+    folder: CacheFolder,
+    store: Store,
+    files: tuple[CachedFile, ...],
+    state: IndexState | None,
+    pairs: PairScores | None,
 ) -> int:
     """Write one root's cache, its index cut out of `state`: the bytes written."""
     index = root_index(state, store.label) if state is not None else None
-    return folder.write(store.root, store.label, RootSnapshot(files, index), store.only)
+    return folder.write(store.root, store.label, RootSnapshot(files, index, pairs), store.only)
+
+
+def merged_pairs(kept: Iterable[PairScores | None]) -> PairScores | None:
+    """The pair scores of every root's cache that were scored like the first's, as one."""
+    scores = [pairs for pairs in kept if pairs is not None]
+    scores = [pairs for pairs in scores if pairs.scorer == scores[0].scorer] if scores else []
+    if len(scores) < 2:
+        return scores[0] if scores else None
+    return PairScores(
+        scores[0].scorer,
+        np.concatenate([pairs.left for pairs in scores]),
+        np.concatenate([pairs.right for pairs in scores]),
+        np.concatenate([pairs.score for pairs in scores]),
+    )
 
 
 class RootCaches:
@@ -256,6 +281,8 @@ class RootCaches:
         must not be remembered, or the changed files' old entries would be kept with it."""
         self._written_from = 0
         self._ahead: BuildAhead | None = None
+        self.pairs = PairMemo()
+        """The near-duplicate scores the caches kept, and the last `health`'s."""
 
     def load(self, index: Index, warnings: list[str], *, build_ahead: bool = False) -> None:
         """Load every store (from its cache where the disk agrees) and give `index` its slots,
@@ -290,6 +317,7 @@ class RootCaches:
         else:
             install_warm(index, warm)
         self.dirty = warm is None or bool(warm.changes)
+        self.pairs = PairMemo(merged_pairs(seed.pairs for seed in seeds if seed is not None))
         self.remember(
             [None if seed is None or seed.index is None else seed.files for seed in seeds]
         )
@@ -319,25 +347,31 @@ class RootCaches:
     def stale(self) -> bool:
         return self.folder is not None and (
             self.dirty
+            or self.pairs.changed
             or any(
                 files is None or not store.remembered_as(files)
                 for store, files in zip(self.stores, self.cached, strict=True)
             )
         )
 
-    def snapshot(self, index: Index) -> tuple[list[tuple[CachedFile, ...]], IndexState | None]:
-        """What to write: every store's records and the index's arrays."""
-        self.dirty = False
+    def snapshot(self, index: Index) -> CacheWrite:
+        """What to write: every store's records, the index's arrays and the pair scores."""
+        self.dirty = self.pairs.changed = False
         self._written_from = self.forgotten
         return (
             [store.cache_records() for store in self.stores],
             index_state(index, len(self.stores)),
+            self.pairs.scores,
         )
 
     def write(
-        self, records: Sequence[tuple[CachedFile, ...]], state: IndexState | None
+        self, snapshot: CacheWrite
     ) -> tuple[list[tuple[CachedFile, ...] | None], int, list[str]]:
         """Write a snapshot: (what each root's cache now holds, bytes written, problems)."""
         if self.folder is None:
             return [None] * len(self.stores), 0, []
-        return save_roots(self.folder, self.stores, records, state)
+        return save_roots(self.folder, self.stores, *snapshot)
+
+
+CacheWrite = tuple[list[tuple[CachedFile, ...]], IndexState | None, PairScores | None]
+"""What `RootCaches.snapshot` takes for a write: records per root, index arrays, pair scores."""

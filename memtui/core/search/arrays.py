@@ -10,6 +10,7 @@ import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+HashArray = npt.NDArray[np.uint64]
 BoolArray = npt.NDArray[np.bool_]
 SmallArray = npt.NDArray[np.int32]
 """Word ids and slots in postings: int32 halves the memory of millions of postings."""

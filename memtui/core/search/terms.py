@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 from msgspec import Struct
 
+from memtui.core.cache.records import PairMemo
 from memtui.core.health.entries import LiveEntries
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
@@ -43,6 +44,8 @@ class EntryTerms(Struct, frozen=True):
     files: LoadedFiles
     """Every loaded file's record and entries, as of the moment the entries were taken (the
     secrets scan keeps its findings on the record: `core.health.check`)."""
+    pairs: PairMemo
+    """The near-duplicate scores kept from the last run (the check keeps this run's there)."""
 
     def distinct_words(self) -> IntArray:
         """Per entry, how many distinct words it holds."""
@@ -54,9 +57,10 @@ def collect_terms(
     alive: BoolArray,
     segments: Sequence[Segment],
     files: LoadedFiles | None = None,
+    pairs: PairMemo | None = None,
 ) -> EntryTerms:
     """Invert the postings of `segments` (slots index `entries`, which is not changed later;
-    dead slots are dropped); `files` are the files they come from (`EntryTerms.files`).
+    dead slots are dropped); `files` are the files they come from, `pairs` the scores kept.
 
     The pairs are int32 and made one segment at a time: at 50,000 entries there are ~4 million,
     and int64 copies of them took the health view's memory 190 MB past the app's."""
@@ -96,13 +100,16 @@ def collect_terms(
     live_entries = LiveEntries(entries, alive)
     if not word_parts:
         empty = np.zeros(0, dtype=np.int32)
+        frequency = np.zeros(0, dtype=np.int64)
         return EntryTerms(
-            live_entries, words, empty, empty, np.zeros(0, dtype=np.int64), files or {}
+            live_entries, words, empty, empty, frequency, files or {}, pairs or PairMemo()
         )
     owners = joined(owner_parts)
     word_ids = joined(word_parts)
     frequency = counted(word_ids, len(words))
-    return EntryTerms(live_entries, words, owners, word_ids, frequency, files or {})
+    return EntryTerms(
+        live_entries, words, owners, word_ids, frequency, files or {}, pairs or PairMemo()
+    )
 
 
 PAIR_CHUNK = 1 << 20

@@ -136,23 +136,25 @@ def _regex_tokens(texts: Sequence[str]) -> list[str]:
 
 def batch_spaced_tokens(texts: Sequence[str]) -> list[str]:
     """Each text's tokens in one string, whitespace between them (its `split()` is
-    `tokens(text)`): what rapidfuzz's token scorers split. ASCII texts are translated in one
-    pass (as `batch_tokens` does) and cut apart at the separators, their words not joined one
-    space apart again: that took ~80 of ~100 ms for the near-duplicate check's texts at
-    50,000 entries."""
-    if not texts:
-        return []
-    translated = _ascii_translated(texts)
-    if translated is not None:
-        return translated.split(TEXT_SEPARATOR)[: len(texts)]
-    found = _regex_tokens(texts)
-    joined: list[str] = []
+    `tokens(text)`): what rapidfuzz's token scorers split. The ASCII texts are translated in
+    one pass (as `batch_tokens` does) and cut apart at the separators, their words not joined
+    one space apart again (that took ~80 of ~100 ms for the near-duplicate check's texts at
+    50,000 entries); the others are joined one space apart. A text gives the same string in
+    any batch: its hash keys the near-duplicate scores kept between runs."""
+    plain = [at for at, text in enumerate(texts) if text.isascii() and _RAW_SEPARATOR not in text]
+    spaced = [""] * len(texts)
+    translated = _ascii_translated([texts[at] for at in plain]) if plain else None
+    for at, part in zip(plain, (translated or "").split(TEXT_SEPARATOR), strict=False):
+        spaced[at] = part.strip(" ")
+    kept = set(plain)
+    others = [at for at in range(len(texts)) if at not in kept]
+    found = _regex_tokens([texts[at] for at in others]) if others else []
     start = 0
-    for _ in texts:
+    for at in others:
         end = found.index(TEXT_SEPARATOR, start)
-        joined.append(" ".join(found[start:end]))
+        spaced[at] = " ".join(found[start:end])
         start = end + 1
-    return joined
+    return spaced
 
 
 def words(text: str) -> list[str]:
