@@ -191,3 +191,21 @@ def test_newest_mentions_are_the_same_in_any_pair_order(
     mixed = replace(terms, owners=terms.owners[shuffled], word_ids=terms.word_ids[shuffled])
     assert dated._newest_mention(terms, ordinals).tolist() == expected
     assert dated._newest_mention(mixed, ordinals).tolist() == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ids=st.lists(st.integers(0, 9), max_size=40),
+    values=st.lists(st.integers(-5, 5), min_size=10, max_size=10),
+)
+def test_by_word_is_the_gather_in_any_pair_order(ids: list[int], values: list[int]) -> None:
+    """One value per run of equal word ids, repeated: the same as indexing, whether the ids
+    come in the index's runs or in any other order."""
+    import numpy as np
+
+    from memtui.core.search.terms import by_word
+
+    word_ids = np.asarray(ids, dtype=np.int32)
+    per_word = np.asarray(values, dtype=np.int64)
+    assert by_word(per_word, word_ids).tolist() == per_word[word_ids].tolist()
+    assert by_word(per_word, np.sort(word_ids)).tolist() == per_word[np.sort(word_ids)].tolist()

@@ -34,7 +34,7 @@ from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.plural import plural
 from memtui.core.search.arrays import SmallArray
-from memtui.core.search.terms import EntryTerms, counted, gathered, pair_chunks
+from memtui.core.search.terms import EntryTerms, by_word, counted, gathered, pair_chunks
 from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens, tokens
 
 DISTINCTIVE_SHARE = 0.05
@@ -394,7 +394,7 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     distinctive_word = wordish & (terms.document_frequency <= distinctive_limit(count))
     owners = terms.owners
     newest_mention = _newest_mention(terms, ordinals)
-    chosen = gathered(distinctive_word, terms.word_ids)
+    chosen = by_word(distinctive_word, terms.word_ids)
     owner, word = owners[chosen], terms.word_ids[chosen]
     del chosen
     held = counted(owner, count)

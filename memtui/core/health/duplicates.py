@@ -30,7 +30,7 @@ from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray
-from memtui.core.search.terms import EntryTerms, gathered
+from memtui.core.search.terms import EntryTerms, by_word, gathered
 from memtui.core.search.tokenize import batch_spaced_tokens
 
 SIGNATURE_WORDS = 8
@@ -96,12 +96,12 @@ def _signatures(terms: EntryTerms, big_enough: BoolArray) -> tuple[IntArray, Int
     ~150 MB on top of the app."""
     frequency = terms.document_frequency
     signature_word = (frequency >= 2) & (frequency <= SIGNATURE_MAX_FREQUENCY)
-    usable = gathered(signature_word, terms.word_ids) & gathered(big_enough, terms.owners)
+    usable = by_word(signature_word, terms.word_ids) & gathered(big_enough, terms.owners)
     words = len(terms.words)
     keys = terms.owners[usable].astype(np.int64) * ((SIGNATURE_MAX_FREQUENCY + 1) * words)
     word = terms.word_ids[usable]
     del usable
-    keys += gathered(frequency, word) * words
+    keys += by_word(frequency, word) * words
     keys += word
     del word
     keys.sort()

