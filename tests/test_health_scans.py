@@ -6,7 +6,7 @@ Real temp folders, real cache files: what `memtui health` run twice, or after an
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +28,26 @@ from memtui.core.search.terms import EntryTerms
 from memtui.core.settings.config import Config
 
 
-def engine_on(root: Path, cache: CacheFolder | None, days: int = 0) -> Engine:
-    engine = Engine(root, Config(), today=TODAY, days=days, cache=cache)
+def engine_on(
+    root: Path, cache: CacheFolder | None, days: int = 0, config: Config | None = None
+) -> Engine:
+    engine = Engine(root, config or Config(), today=TODAY, days=days, cache=cache)
     engine.load()
     return engine
+
+
+def checked_and_saved(
+    tmp_path: Path, fill: Callable[[Path], None]
+) -> tuple[Path, CacheFolder, HealthReport, bool]:
+    """A memory `fill` writes, checked once with a cache that is then saved (what the next run
+    starts from): its folder, the cache, the report, and whether the cache was stale."""
+    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
+    fill(root)
+    first = engine_on(root, cache)
+    report = check_health(first)
+    stale = first.cache_stale
+    first.save_cache()
+    return root, cache, report, stale
 
 
 def shown(report: HealthReport) -> list[tuple[str, str, int, str, object]]:
@@ -65,13 +81,9 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_second_health_on_unchanged_files_scans_nothing(tmp_path: Path, scans: list[str]) -> None:
-    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
-    secrets_folder(root)
-    first = engine_on(root, cache)
-    expected = check_health(first)
+    root, cache, expected, stale = checked_and_saved(tmp_path, secrets_folder)
     assert len(scans) == 11 and len(expected.section(Check.SECRETS)) == 6
-    assert first.cache_stale  # what the scan found is for the cache to keep
-    first.save_cache()
+    assert stale  # what the scan found is for the cache to keep
     scans.clear()
     warm = engine_on(root, cache)
     report = check_health(warm)
@@ -82,11 +94,7 @@ def test_a_second_health_on_unchanged_files_scans_nothing(tmp_path: Path, scans:
 
 
 def test_a_changed_file_is_scanned_again_and_only_it(tmp_path: Path, scans: list[str]) -> None:
-    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
-    secrets_folder(root)
-    first = engine_on(root, cache)
-    check_health(first)
-    first.save_cache()
+    root, cache, _, _ = checked_and_saved(tmp_path, secrets_folder)
     write(root, "MEMORY.md", f"# Memory\n\n## Keys\n\nRotated.\n\n## AWS\n\nAKIA{'Z' * 16}\n")
     scans.clear()
     warm = engine_on(root, cache)
@@ -194,12 +202,8 @@ def scored(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
 def test_a_second_health_scores_no_pair_again(
     tmp_path: Path, scored: list[tuple[int, int]]
 ) -> None:
-    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
-    duplicates_folder(root)
-    first = engine_on(root, cache)
-    expected = check_health(first)
+    root, cache, expected, _ = checked_and_saved(tmp_path, duplicates_folder)
     assert len(scored) == 78 and len(expected.section(Check.DUPLICATES)) == 13
-    first.save_cache()
     scored.clear()
     warm = engine_on(root, cache)
     report = check_health(warm)
@@ -211,11 +215,7 @@ def test_a_second_health_scores_no_pair_again(
 def test_an_edited_entry_is_scored_again_and_only_its_pairs(
     tmp_path: Path, scored: list[tuple[int, int]]
 ) -> None:
-    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
-    duplicates_folder(root)
-    first = engine_on(root, cache)
-    check_health(first)
-    first.save_cache()
+    root, cache, _, _ = checked_and_saved(tmp_path, duplicates_folder)
     write(root, "MEMORY.md", f"# Memory\n\n## Export\n\n{FACT} Also on Sundays, at 03:00.\n")
     scored.clear()
     warm = engine_on(root, cache)
@@ -231,20 +231,12 @@ def test_an_edited_entry_is_scored_again_and_only_its_pairs(
 def test_scores_made_with_another_threshold_are_not_reused(
     tmp_path: Path, scored: list[tuple[int, int]]
 ) -> None:
-    root, cache = tmp_path / "memory", CacheFolder(tmp_path / "cache")
-    duplicates_folder(root)
-    first = engine_on(root, cache)
-    check_health(first)
-    first.save_cache()
+    root, cache, _, _ = checked_and_saved(tmp_path, duplicates_folder)
     scored.clear()
     strict = Config(health=HealthSettings(duplicate_similarity=99.5))
-    warm = Engine(root, strict, today=TODAY, days=0, cache=cache)
-    warm.load()
-    report = check_health(warm)
+    report = check_health(engine_on(root, cache, config=strict))
     assert len(scored) == 78
-    fresh = Engine(root, strict, today=TODAY, days=0)
-    fresh.load()
-    assert shown(report) == shown(check_health(fresh))
+    assert shown(report) == shown(check_health(engine_on(root, None, config=strict)))
 
 
 def test_kept_scores_of_several_roots_are_one_if_scored_alike() -> None:

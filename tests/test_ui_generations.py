@@ -9,25 +9,24 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.message import Message
 from ui_fakes import FakeEngine, make_entry
-from ui_helpers import SIZE, TODAY, rows, wait_loaded, wait_until
+from ui_helpers import SIZE, app_over, rows, wait_loaded, wait_until
 
 from memtui.core.model import Entry, RankResult
 from memtui.core.search.query import QueryError
-from memtui.core.settings.config import Config
 
 if TYPE_CHECKING:
-    from memtui.core.live.engine import Engine
+    pass
 from memtui.ui import messages
-from memtui.ui.app import MemtuiApp
-from memtui.ui.options import AppOptions
 from memtui.ui.widgets.results import ResultsList
 
 SLOW, FAST = "alpha", "beta"
+PLANS = [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta steps")]
+"""One entry each query finds."""
 STEPS_AFTER = 30
 """Event-loop turns (of at least 10 ms) the newer result must survive once the slow one is
 back: far more than the microseconds between a worker's search returning and its post."""
@@ -60,19 +59,10 @@ class SlowEngine(FakeEngine):
 async def test_a_slow_search_never_paints_over_a_newer_one(tmp_path: Path, fail: bool) -> None:
     engine = SlowEngine(
         tmp_path,
-        [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta steps")],
+        PLANS,
         fail=fail,
     )
-    options = AppOptions(
-        root=tmp_path,
-        config=Config(),
-        today=TODAY,
-        days=30,
-        watch=False,
-        deterministic=True,
-        engine_factory=lambda _: cast("Engine", engine),
-    )
-    app = MemtuiApp(options)
+    app = app_over(engine, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
 
@@ -115,19 +105,8 @@ async def test_the_screen_drops_a_late_message_of_an_older_search(
     """The worker drops an outdated search itself, but one posted just before a newer request
     still arrives after it: the screen's handlers must drop it too. The same message with the
     newest generation is shown, so the drop is the generation check and nothing else."""
-    engine = FakeEngine(
-        tmp_path, [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta")]
-    )
-    options = AppOptions(
-        root=tmp_path,
-        config=Config(),
-        today=TODAY,
-        days=30,
-        watch=False,
-        deterministic=True,
-        engine_factory=lambda _: cast("Engine", engine),
-    )
-    app = MemtuiApp(options)
+    engine = FakeEngine(tmp_path, PLANS)
+    app = app_over(engine, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
 
@@ -158,19 +137,8 @@ async def test_the_panes_are_pending_until_the_selection_of_new_hits_arrives(
     """New hits are listed, and the list's selection of them reaches the panes a message
     later: the list may paint in between (it did, on a loaded CI host). Until the selection
     arrives the panes still show the earlier one, and must say so."""
-    engine = FakeEngine(
-        tmp_path, [make_entry(0, "alpha plan", "alpha steps"), make_entry(1, "beta plan", "beta")]
-    )
-    options = AppOptions(
-        root=tmp_path,
-        config=Config(),
-        today=TODAY,
-        days=30,
-        watch=False,
-        deterministic=True,
-        engine_factory=lambda _: cast("Engine", engine),
-    )
-    app = MemtuiApp(options)
+    engine = FakeEngine(tmp_path, PLANS)
+    app = app_over(engine, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         pane = screen.pane

@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from ui_fakes import FakeEngine, make_entry
-from ui_helpers import SIZE, TODAY, demo_app, rows, type_query, wait_loaded, wait_until
+from ui_helpers import SIZE, app_over, demo_app, rows, type_query, wait_loaded, wait_until
 
 from memtui.core.model import Entry, RankResult
-from memtui.core.settings.config import Config
-from memtui.ui.app import MemtuiApp
-from memtui.ui.options import AppOptions
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
-    from memtui.core.live.engine import Engine
+    pass
 
 
 class BlockedEngine(FakeEngine):
@@ -50,16 +47,7 @@ async def test_the_results_release_the_held_echo() -> None:
 
 async def test_a_slow_search_still_shows_the_typed_text(tmp_path: Path) -> None:
     engine = BlockedEngine(tmp_path, [make_entry(0, "slow plan", "slow steps")])
-    options = AppOptions(
-        root=tmp_path,
-        config=Config(),
-        today=TODAY,
-        days=30,
-        watch=False,
-        deterministic=True,
-        engine_factory=lambda _: cast("Engine", engine),
-    )
-    app = MemtuiApp(options)
+    app = app_over(engine, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         query = app.screen.query_one(QueryInput)

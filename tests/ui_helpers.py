@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import Provider
 from textual.pilot import Pilot
@@ -13,10 +13,15 @@ from textual.screen import Screen
 
 from memtui.cli import build_tui_parser
 from memtui.commands.tui import create_app
+from memtui.core.settings.config import Config
 from memtui.ui.app import MemtuiApp
+from memtui.ui.options import AppOptions
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList
+
+if TYPE_CHECKING:
+    from memtui.core.live.engine import Engine
 
 TODAY = dt.date(2026, 11, 21)
 SIZE = (120, 36)
@@ -29,6 +34,21 @@ def build_app(*argv: str, deterministic: bool = True) -> MemtuiApp:
 
 def demo_app(*argv: str) -> MemtuiApp:
     return build_app("--demo", "--no-watch", *argv)
+
+
+def app_over(engine: object, root: Path) -> MemtuiApp:
+    """The app on a stand-in engine (`ui_fakes`) for `root`, unwatched, its output fixed: for
+    the tests that hold, release or replay searches by hand."""
+    options = AppOptions(
+        root=root,
+        config=Config(),
+        today=TODAY,
+        days=30,
+        watch=False,
+        deterministic=True,
+        engine_factory=lambda _: cast("Engine", engine),
+    )
+    return MemtuiApp(options)
 
 
 async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], *, steps: int = 400) -> None:
