@@ -33,7 +33,7 @@ from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.plural import plural
-from memtui.core.search.arrays import SmallArray
+from memtui.core.search.arrays import SmallArray, run_starts
 from memtui.core.search.terms import EntryTerms, by_word, counted, gathered, pair_chunks
 from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens, tokens
 
@@ -373,7 +373,7 @@ def _newest_mention(terms: EntryTerms, ordinals: SmallArray) -> SmallArray:
     word_ids = terms.word_ids
     newest = np.zeros(len(terms.words), dtype=np.int32)
     if len(word_ids) and bool((word_ids[1:] >= word_ids[:-1]).all()):
-        starts = np.flatnonzero(np.concatenate(([True], word_ids[1:] != word_ids[:-1])))
+        starts = run_starts(word_ids)
         newest[word_ids[starts]] = np.maximum.reduceat(gathered(ordinals, terms.owners), starts)
         return newest
     for part in pair_chunks(len(word_ids)):  # a chunk at a time: see PAIR_CHUNK

@@ -29,7 +29,7 @@ from memtui.core.health.entries import LiveEntries
 from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
-from memtui.core.search.arrays import BoolArray, IntArray
+from memtui.core.search.arrays import BoolArray, IntArray, run_starts
 from memtui.core.search.terms import EntryTerms, by_word, gathered
 from memtui.core.search.tokenize import batch_spaced_tokens
 
@@ -106,10 +106,7 @@ def _signatures(terms: EntryTerms, big_enough: BoolArray) -> tuple[IntArray, Int
     del word
     keys.sort()
     owner = keys // ((SIGNATURE_MAX_FREQUENCY + 1) * words)
-    boundary = np.ones(len(owner), dtype=bool)
-    np.not_equal(owner[1:], owner[:-1], out=boundary[1:])
-    starts = np.flatnonzero(boundary)
-    del boundary
+    starts = run_starts(owner)
     ends = np.append(starts[1:], len(owner))
     chosen = np.zeros(len(owner), dtype=bool)
     for rank in range(SIGNATURE_WORDS):
@@ -139,9 +136,9 @@ def _shared_signature_words(
     position = np.arange(len(word))
     # Each holder's partners: the holders after it in its word's run (runs found in one
     # pass over the sorted words, not a binary search per holder).
-    run_starts = np.flatnonzero(np.concatenate(([True], word[1:] != word[:-1])))
-    run_ends = np.append(run_starts[1:], len(word))
-    partners = np.repeat(run_ends, run_ends - run_starts) - position - 1
+    word_starts = run_starts(word)
+    word_ends = np.append(word_starts[1:], len(word))
+    partners = np.repeat(word_ends, word_ends - word_starts) - position - 1
     if not partners.any():
         return
     per_entry = np.cumsum(np.bincount(owner, weights=partners, minlength=entries))

@@ -18,7 +18,14 @@ from msgspec import Struct
 from memtui.core.cache.records import PairMemo
 from memtui.core.health.entries import LiveEntries
 from memtui.core.model import Entry
-from memtui.core.search.arrays import BoolArray, IntArray, ScalarT, SmallArray, joined
+from memtui.core.search.arrays import (
+    BoolArray,
+    IntArray,
+    ScalarT,
+    SmallArray,
+    joined,
+    run_starts,
+)
 from memtui.core.search.segment import Segment
 
 if TYPE_CHECKING:
@@ -136,7 +143,7 @@ def by_word(values: npt.NDArray[ScalarT], word_ids: SmallArray) -> npt.NDArray[S
     one value per run, repeated (4 million pairs: ~4 ms, against ~14 ms for the gather)."""
     if len(word_ids) == 0:
         return values[:0]
-    starts = np.flatnonzero(np.concatenate(([True], word_ids[1:] != word_ids[:-1])))
+    starts = run_starts(word_ids)
     lengths = np.diff(np.append(starts, len(word_ids)))
     return np.repeat(values[word_ids[starts]], lengths)
 
