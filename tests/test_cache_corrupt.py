@@ -185,6 +185,10 @@ DAMAGES: dict[str, Damage] = {
     "heading ends past the ids": heading_array(
         "heading_ends", lambda ends: ends.__setitem__(-1, ends[-1] + 1)
     ),
+    "a key column shorter than the entries": rewritten(
+        section="text_hash", data=npy(np.zeros(1, dtype=np.int64))
+    ),
+    "a key column of floats": rewritten(section="topic_hash", data=npy(np.zeros(3))),
     "a heading that is a number": rewritten(section="headings", data=b"[5]"),
     "headings that are not a list": rewritten(section="headings", data=b'{"a": 1}'),
     "heading ids that are floats": rewritten(section="heading_ids", data=npy(np.zeros(3))),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from cache_helpers import cached_engine, fresh_engine
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from memtui.core.health import dated, duplicates
 from memtui.core.health.duplicates import normalised_texts
 from memtui.core.live.engine import Engine
+from memtui.core.search import entry_keys
 from memtui.core.search.tokenize import tokens
 
 
@@ -85,6 +87,42 @@ def test_columns_and_bodies_are_the_entries_own(
         live.body(len(live))
 
 
+@pytest.mark.parametrize("make", ENGINES.values(), ids=list(ENGINES))
+def test_key_columns_are_the_entries_own(make: Callable[[Path], Engine], memory_root: Path) -> None:
+    """Kept (a warm table's column) or worked out (a cold load's, a changed file's), each
+    entry's text and topic hash is that of its own title and body."""
+    live = make(memory_root).entry_terms().entries
+    made = [live[index] for index in range(len(live))]
+    worked_out: list[int] = []
+
+    def text_hashes_of(rows: list[int]) -> np.ndarray:
+        worked_out.extend(rows)
+        return entry_keys.text_hashes((live.titles[row], live.body(row)) for row in rows)
+
+    def topic_hashes_of(rows: list[int]) -> np.ndarray:
+        return entry_keys.topic_hashes([live.titles[row] for row in rows])
+
+    everyone = list(range(len(live)))
+    texts = live.keys("text_hash", text_hashes_of, everyone)
+    topics = live.keys("topic_hash", topic_hashes_of, everyone)
+    assert texts.tolist() == [entry_keys.text_hash(entry.title, entry.body) for entry in made]
+    assert topics.tolist() == entry_keys.topic_hashes([entry.title for entry in made]).tolist()
+    assert (len(worked_out) == len(live)) == (make is fresh_engine)
+    assert (worked_out == []) == (make in (_warm, _two_roots_warm))
+    assert live.keys("text_hash", text_hashes_of, [2, 0]).tolist() == texts[[2, 0]].tolist()
+
+
+@pytest.mark.parametrize(
+    ("title", "key"), [("Deploy target (2026-10-02)", "deploy target"), ("2026-11-18 09:30", "")]
+)
+def test_a_topic_hash_is_its_key_s(title: str, key: str) -> None:
+    """Titles of one topic share a hash; a title with no topic has NO_TOPIC."""
+    (hashed,) = entry_keys.topic_hashes([title]).tolist()
+    (again,) = entry_keys.topic_hashes([key.title() if key else title]).tolist()
+    assert entry_keys.topic_keys([title]) == [key]
+    assert hashed == again and (hashed == entry_keys.NO_TOPIC) == (not key)
+
+
 def test_a_warm_start_makes_no_entry_for_the_columns(memory_root: Path, made: list[int]) -> None:
     engine = _warm(memory_root)
     made.clear()
@@ -135,15 +173,17 @@ TITLES = {  # what `topic_key` gave each title alone before titles were tokenize
 def test_topic_keys_drop_dates_and_numbers_from_each_title(
     batch: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(dated, "TITLE_BATCH", batch)
-    assert dated.topic_keys(list(TITLES)) == list(TITLES.values())
-    assert dated.topic_keys([]) == []
+    monkeypatch.setattr(entry_keys, "TITLE_BATCH", batch)
+    assert entry_keys.topic_keys(list(TITLES)) == list(TITLES.values())
+    assert entry_keys.topic_keys([]) == []
 
 
 def _topic_key_alone(title: str) -> str:
     """`topic_keys` of one title, as it reads: a word at a time."""
     words = tokens(title)
-    kept = [w for w in words if w not in dated._CALENDAR and dated._DIGIT.search(w) is None]
+    kept = [
+        w for w in words if w not in entry_keys._CALENDAR and entry_keys._DIGIT.search(w) is None
+    ]
     if not kept or max(map(len, kept)) < 3:
         return ""
     if len(kept) == 1 and len(words) - len(kept) > len(kept):
@@ -169,8 +209,8 @@ def test_topic_keys_are_each_title_s_own(titles: list[str], batch: int) -> None:
     """The batched keys (counted in numpy, cut from one joined string) are what each title
     alone gives, in any batch size."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(dated, "TITLE_BATCH", batch)
-        assert dated.topic_keys(titles) == [_topic_key_alone(title) for title in titles]
+        patch.setattr(entry_keys, "TITLE_BATCH", batch)
+        assert entry_keys.topic_keys(titles) == [_topic_key_alone(title) for title in titles]
 
 
 @pytest.mark.parametrize("make", ENGINES.values(), ids=list(ENGINES))

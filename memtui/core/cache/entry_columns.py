@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from memtui.core.cache.compact_columns import HeadingPaths
+from memtui.core.cache.compact_columns import HeadingPaths, row_reader
 from memtui.core.cache.container import (
     CacheCorrupt,
     Container,
@@ -38,6 +38,7 @@ from memtui.core.cache.entry_table import (
     table_runs,
 )
 from memtui.core.model import Entry
+from memtui.core.search.entry_keys import text_hashes, topic_hashes
 
 CHUNK = 2000
 """Entries encoded per piece: small enough that no single step holds the GIL for long."""
@@ -82,6 +83,11 @@ when it is the last heading (written once), and so are empty tags, metadata and 
 entries have none, and decoding 150,000 empty lists at 50k entries left their memory scattered
 among the entries' strings."""
 
+KEY_COLUMNS = ("text_hash", "topic_hash")
+"""Integer columns worked out when the cache is written, not when a file is read: what the
+health checks look up instead of working out (`core.search.entry_keys`). A cold load's
+tables (`core.cache.spool`) have none; entries without them are worked out when asked."""
+
 
 # --- encoding ------------------------------------------------------------------------------
 
@@ -105,6 +111,8 @@ def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]
     yield array_section("body_ends", np.cumsum(lengths))  # once written too
     for name, value in NUMBER_COLUMNS.items():
         yield array_section(name, _number_column(runs, count, name, value))
+    for name in KEY_COLUMNS:
+        yield array_section(name, _key_column(runs, count, name))
 
 
 def refuse_damaged(parts: Iterable[Sequence[Entry] | None]) -> None:
@@ -188,6 +196,40 @@ def _number_column(
     return column
 
 
+def _key_column(
+    runs: Sequence[TableView | list[Entry]], count: int, name: str
+) -> npt.NDArray[np.int64]:
+    """Key column `name` of the runs: a table's own where it has it, else worked out."""
+    column = np.empty(count, dtype=np.int64)
+    at = 0
+    for run in runs:
+        kept = view_keys(run, name) if isinstance(run, TableView) else None
+        if kept is None:
+            titles = view_titles(run) if isinstance(run, TableView) else [e.title for e in run]
+            kept = (
+                text_hashes(zip(titles, _bodies([run]), strict=True))
+                if name == "text_hash"
+                else topic_hashes(titles)
+            )
+        column[at : at + len(run)] = kept
+        at += len(run)
+    return column
+
+
+def view_keys(view: TableView, name: str) -> npt.NDArray[np.int64] | None:
+    """The view's rows of its table's key column `name`; None when the table has none."""
+    return view.numbers(name) if name in view.table.numbers else None
+
+
+def view_titles(view: TableView) -> list[str]:
+    """Each row's `Entry.title`: its own title, else its last heading (no entry made)."""
+    table = view.table
+    title_of, last_heading = row_reader(table.titles), table.headings.last_reader()
+    return [
+        last_heading(row) if (title := title_of(row)) is None else title for row in view.row_list()
+    ]
+
+
 def _utf8_length(text: str) -> int:
     """Bytes `text` takes in the bodies section (`isascii` is a flag lookup: no encoding for
     the usual all-ASCII body)."""
@@ -202,7 +244,10 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
     checked columns (entries are made when looked at); raises CacheCorrupt."""
     strings = container.json("entries")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64)
-    numbers = [container.array(name, lambda dtype: dtype == np.int64) for name in NUMBER_COLUMNS]
+    numbers = [
+        container.array(name, lambda dtype: dtype == np.int64)
+        for name in (*NUMBER_COLUMNS, *KEY_COLUMNS)
+    ]
     headings = HeadingPaths(
         container.json("headings"),
         container.array("heading_ids", lambda dtype: dtype == np.int64),
@@ -222,7 +267,7 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
         len(checksums) and (checksums.min() < 0 or checksums.max() >= 1 << 32)
     ):
         raise CacheCorrupt("body checksums do not match the bodies")
-    number = dict(zip(NUMBER_COLUMNS, numbers, strict=True))
+    number = dict(zip((*NUMBER_COLUMNS, *KEY_COLUMNS), numbers, strict=True))
     try:
         _check(columns, headings, number)
         bodies = CachedBodies(

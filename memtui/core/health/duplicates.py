@@ -16,7 +16,6 @@ cache): a pair whose texts did not change is not scored again.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import pairwise
@@ -30,6 +29,7 @@ from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray, run_starts
+from memtui.core.search.entry_keys import text_hashes
 from memtui.core.search.terms import EntryTerms, by_word, gathered
 from memtui.core.search.tokenize import batch_spaced_tokens
 
@@ -204,13 +204,6 @@ def pair_scorer(settings: HealthSettings) -> str:
     return f"rapidfuzz {__version__} token_set_ratio, 0 below {settings.duplicate_similarity!r}"
 
 
-def text_hash(text: str) -> int:
-    """A normalised text's key among kept scores: 64 bits of BLAKE2b (a collision would give
-    a changed pair its old score; at 64 bits it is not expected in any memory's lifetime)."""
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little")
-
-
 Pairs = dict[tuple[int, int], float]
 """Duplicate pairs (a < b, indexes of entries) -> similarity in percent."""
 
@@ -222,10 +215,10 @@ def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> tuple[Pairs, 
 
     A candidate whose two texts were scored by the last run (`terms.pairs`, kept in the
     cache) keeps that score: at 50,000 entries scoring the 15,532 candidates cost ~0.1-0.15 s
-    and finding their texts ~0.06 s, which an unchanged memory then spends only on the texts."""
+    and finding their texts ~0.12 s. A text is named by the hash the cache keeps of it
+    (`core.search.entry_keys`), so only the texts of pairs scored now are read."""
     candidates = candidate_pairs(terms, settings)
-    texts = normalised_texts(terms.entries, (index for pair in candidates for index in pair))
-    hashes = {index: text_hash(text) for index, text in texts.items()}
+    hashes = _text_hashes(terms.entries, {index for pair in candidates for index in pair})
     scorer = pair_scorer(settings)
     kept = terms.pairs.scores
     known: dict[tuple[int, int], float] = {}
@@ -235,6 +228,7 @@ def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> tuple[Pairs, 
     keys = [(hashes[a], hashes[b]) for a, b in candidates]
     scores = [known.get(key) for key in keys]
     missing = [at for at, score in enumerate(scores) if score is None]
+    texts = normalised_texts(terms.entries, (index for at in missing for index in candidates[at]))
     new = pair_scores([candidates[at] for at in missing], texts, settings)
     for at, score in zip(missing, new, strict=True):
         scores[at] = score
@@ -243,6 +237,18 @@ def verified_pairs(terms: EntryTerms, settings: HealthSettings) -> tuple[Pairs, 
     left = np.fromiter((key[0] for key in keys), dtype=np.uint64, count=len(keys))
     right = np.fromiter((key[1] for key in keys), dtype=np.uint64, count=len(keys))
     return pairs, PairScores(scorer, left, right, np.asarray(found, dtype=np.float64))
+
+
+def _text_hashes(entries: LiveEntries, indexes: set[int]) -> dict[int, int]:
+    """Index -> the entry's text hash (`core.search.entry_keys`) for each of `indexes`, as
+    kept scores name texts (unsigned)."""
+    chosen = sorted(indexes)
+    hashes = entries.keys(
+        "text_hash",
+        lambda rows: text_hashes((entries.titles[row], entries.body(row)) for row in rows),
+        chosen,
+    )
+    return dict(zip(chosen, hashes.view(np.uint64).tolist(), strict=True))
 
 
 def pairs_as_bytes(pairs: Pairs, scores: PairScores) -> list[bytes]:

@@ -10,13 +10,13 @@ straight from the table's columns, a body from the cache file when it is read.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import TypeVar, overload
 
 import numpy as np
 
-from memtui.core.cache.compact_columns import row_reader
+from memtui.core.cache.entry_columns import view_keys, view_titles
 from memtui.core.cache.entry_table import TableView
 from memtui.core.model import Entry
 from memtui.core.search.arrays import BoolArray, IntArray
@@ -35,6 +35,7 @@ class LiveEntries(Sequence[Entry]):
         "_rows",
         "_slots",
         "_starts",
+        "_views",
         "date_ordinal",
         "line_start",
         "paths",
@@ -49,13 +50,16 @@ class LiveEntries(Sequence[Entry]):
         if views is None:
             views, rest = [], slots
         self._slots = slots
+        self._views = views
         self._starts = list(accumulate((len(view) for view in views), initial=0))
         """Where each table view's rows start among the slots; the slots after them are `rest`."""
         self._rows = [(view.table, view.row_list()) for view in views]
         """Each view's table and rows as Python ints (a body is read by row)."""
         self._live: list[int] | None = None if bool(alive.all()) else np.flatnonzero(alive).tolist()
         """Slot of each live entry (None: every slot is live)."""
-        self.titles = self._picked([*_titles(views), *(entry.title for entry in rest)])
+        self.titles = self._picked(
+            [*(title for view in views for title in view_titles(view)), *(e.title for e in rest)]
+        )
         self.paths = self._picked(
             [*(path for view in views for path in view.paths()), *(e.path for e in rest)]
         )
@@ -109,6 +113,28 @@ class LiveEntries(Sequence[Entry]):
         table, rows = self._rows[part]
         return table.bodies.body(rows[slot - starts[part]]) or ""
 
+    def keys(
+        self, name: str, work_out: Callable[[list[int]], IntArray], among: Sequence[int] | IntArray
+    ) -> IntArray:
+        """Key column `name` (`core.cache.entry_columns.KEY_COLUMNS`) of the entries `among`:
+        a table's own where it has it, `work_out(indexes)` for the others (entries read or
+        changed since the cache was written, and a cold load's)."""
+        column = np.zeros(len(self._slots), dtype=np.int64)
+        known = np.zeros(len(self._slots), dtype=bool)
+        for view, start in zip(self._views, self._starts, strict=False):
+            kept = view_keys(view, name)
+            if kept is not None:
+                column[start : start + len(view)] = kept
+                known[start : start + len(view)] = True
+        if self._live is not None:
+            column, known = column[self._live], known[self._live]
+        wanted = np.asarray(among, dtype=np.int64)
+        keys = column[wanted]
+        missing = np.flatnonzero(~known[wanted])
+        if len(missing):
+            keys[missing] = work_out(wanted[missing].tolist())
+        return keys
+
     def _slot(self, at: int) -> int:
         size = len(self.titles)
         if not -size <= at < size:
@@ -124,16 +150,3 @@ def _table_views(rows: object) -> list[TableView] | None:
     if isinstance(rows, JoinedRows) and all(isinstance(part, TableView) for part in rows.parts):
         return [part for part in rows.parts if isinstance(part, TableView)]
     return None
-
-
-def _titles(views: list[TableView]) -> list[str]:
-    """Each row's `Entry.title`: its own title, else its last heading."""
-    titles: list[str] = []
-    for view in views:
-        table = view.table
-        title_of, last_heading = row_reader(table.titles), table.headings.last_reader()
-        titles.extend(
-            last_heading(row) if (title := title_of(row)) is None else title
-            for row in view.row_list()
-        )
-    return titles
