@@ -47,12 +47,12 @@ def masked_entries(entries: LiveEntries, known: KnownScans | None = None) -> Mas
     """Every entry where masking fires, in file order; an entry of a file in `known` is taken
     from that scan, every other one is scanned now."""
     known = known or {}
-    titles, roots, paths, lines = entries.titles, entries.roots, entries.paths, entries.line_start
+    roots, paths, lines = entries.roots, entries.paths, entries.line_start
     found: Masked = []
     for index in range(len(entries)):
         scan = known.get((roots[index], paths[index]))
         kinds = (
-            secret_kinds(f"{titles[index]}\n{entries.body(index)}")
+            secret_kinds(f"{entries.titles[index]}\n{entries.body(index)}")
             if scan is None
             else scan.get(lines[index])
         )
