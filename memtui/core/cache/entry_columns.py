@@ -38,7 +38,7 @@ from memtui.core.cache.entry_table import (
     table_runs,
 )
 from memtui.core.model import Entry
-from memtui.core.search.entry_keys import text_hashes, topic_hashes
+from memtui.core.search.entry_keys import text_hash, topic_hashes
 
 CHUNK = 2000
 """Entries encoded per piece: small enough that no single step holds the GIL for long."""
@@ -106,13 +106,14 @@ def entry_sections(parts: Iterable[Sequence[Entry] | None]) -> Iterator[Section]
     yield array_section("heading_ids", headings.ids)
     yield array_section("heading_ends", headings.ends)
     del headings
-    yield Section("bodies", body_pieces(runs, checksums, lengths))
+    keys = _KeyColumns(runs, count)
+    yield Section("bodies", body_pieces(runs, checksums, lengths, keys.hashing(runs)))
     yield array_section("body_checksums", np.asarray(checksums, dtype=np.int64))  # once written
     yield array_section("body_ends", np.cumsum(lengths))  # once written too
     for name, value in NUMBER_COLUMNS.items():
         yield array_section(name, _number_column(runs, count, name, value))
-    for name in KEY_COLUMNS:
-        yield array_section(name, _key_column(runs, count, name))
+    yield array_section("text_hash", keys.text)  # once the bodies are written
+    yield array_section("topic_hash", keys.topic)
 
 
 def refuse_damaged(parts: Iterable[Sequence[Entry] | None]) -> None:
@@ -141,11 +142,14 @@ def _column_pieces(runs: Sequence[TableView | list[Entry]]) -> Iterator[bytes]:
 
 
 def body_pieces(
-    runs: Sequence[TableView | list[Entry]], checksums: list[int], lengths: npt.NDArray[np.int64]
+    runs: Sequence[TableView | list[Entry]],
+    checksums: list[int],
+    lengths: npt.NDArray[np.int64],
+    bodies: Iterator[str] | None = None,
 ) -> Iterator[bytes]:
-    """BODY_PIECE bodies per piece, each piece's CRC-32 appended to `checksums` and each
-    body's length in bytes written to `lengths`."""
-    bodies = _bodies(runs)
+    """BODY_PIECE bodies per piece (the runs', or `bodies`), each piece's CRC-32 appended to
+    `checksums` and each body's length in bytes written to `lengths`."""
+    bodies = _bodies(runs) if bodies is None else bodies
     for start in range(0, len(lengths), BODY_PIECE):
         some = list(islice(bodies, BODY_PIECE))
         lengths[start : start + len(some)] = list(map(_utf8_length, some))
@@ -196,24 +200,43 @@ def _number_column(
     return column
 
 
-def _key_column(
-    runs: Sequence[TableView | list[Entry]], count: int, name: str
-) -> npt.NDArray[np.int64]:
-    """Key column `name` of the runs: a table's own where it has it, else worked out."""
-    column = np.empty(count, dtype=np.int64)
-    at = 0
-    for run in runs:
-        kept = view_keys(run, name) if isinstance(run, TableView) else None
-        if kept is None:
-            titles = view_titles(run) if isinstance(run, TableView) else [e.title for e in run]
-            kept = (
-                text_hashes(zip(titles, _bodies([run]), strict=True))
-                if name == "text_hash"
-                else topic_hashes(titles)
+class _KeyColumns:
+    """The key columns of the runs: a table's own where it has both, else worked out, the
+    text hashes as the bodies go by to be written (each body is read once)."""
+
+    def __init__(self, runs: Sequence[TableView | list[Entry]], count: int) -> None:
+        self.text = np.empty(count, dtype=np.int64)
+        self.topic = np.empty(count, dtype=np.int64)
+        self._titles: list[list[str] | None] = []
+        """Each run's titles where its text hashes are worked out, else None."""
+        at = 0
+        for run in runs:
+            text, topic = (
+                (view_keys(run, "text_hash"), view_keys(run, "topic_hash"))
+                if isinstance(run, TableView)
+                else (None, None)
             )
-        column[at : at + len(run)] = kept
-        at += len(run)
-    return column
+            rows = slice(at, at + len(run))
+            if text is not None and topic is not None:
+                self.text[rows], self.topic[rows] = text, topic
+                self._titles.append(None)
+            else:
+                titles = view_titles(run) if isinstance(run, TableView) else [e.title for e in run]
+                self.topic[rows] = topic_hashes(titles)
+                self._titles.append(titles)
+            at += len(run)
+
+    def hashing(self, runs: Sequence[TableView | list[Entry]]) -> Iterator[str]:
+        """Every body in order (`_bodies`), each hashed with its title where it has to be."""
+        at = 0
+        for run, titles in zip(runs, self._titles, strict=True):
+            if titles is None:
+                yield from _bodies([run])
+            else:
+                for offset, body in enumerate(_bodies([run])):
+                    self.text[at + offset] = text_hash(titles[offset], body)
+                    yield body
+            at += len(run)
 
 
 def view_keys(view: TableView, name: str) -> npt.NDArray[np.int64] | None:
