@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,14 +70,19 @@ def searched_pairs(
 
 
 def check_terms(
-    terms: EntryTerms, texts: Mapping[str, str], settings: HealthSettings, today: dt.date
+    terms: EntryTerms,
+    read: Callable[[], Mapping[str, str]],
+    settings: HealthSettings,
+    today: dt.date,
 ) -> HealthReport:
-    """Every check over `terms` (the load-line check over `texts`, path -> file text)."""
+    """Every check over `terms` (the load-line check over the texts `read` gives, path ->
+    file text, read once the children run)."""
     started = time.perf_counter()
     entries = terms.entries
     known = known_scans(terms)
     children = [start_secrets_scan(terms, known), start_pair_search(terms, settings)]
     try:
+        texts = read()
         governed = (
             entries[index] for index, path in enumerate(entries.qualified_paths) if path in texts
         )
@@ -123,8 +128,12 @@ def check_health(engine: Engine) -> HealthReport:
     terms = engine.entry_terms()
     give_back_memory()
     settings = engine.config.health
-    files = dict.fromkeys(zip(terms.entries.roots, terms.entries.paths, strict=True))
-    texts = read_texts(files, _root_of(engine), settings.load_lines)
+
+    def texts() -> dict[str, str]:
+        """The files a load-line rule applies to, read while the children start their work."""
+        files = dict.fromkeys(zip(terms.entries.roots, terms.entries.paths, strict=True))
+        return read_texts(files, _root_of(engine), settings.load_lines)
+
     report = check_terms(terms, texts, settings, engine.today)
     elapsed = (time.perf_counter() - started) * 1000
     return HealthReport(
