@@ -15,6 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memtui.core.health.dated import distinctive_limit, find_stale, is_wordish
 from memtui.core.health.duplicates import (
     candidate_pairs,
     duplicate_pairs,
@@ -27,6 +28,7 @@ from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
 from memtui.core.reading.parse import parse_file
 from memtui.core.search.terms import EntryTerms
+from memtui.core.search.tokenize import tokens
 from memtui.core.secrets import mask_secrets, secret_kinds
 from memtui.core.settings.config import Config
 
@@ -98,6 +100,38 @@ def test_duplicates_are_symmetric_and_groups_disjoint(items: list[tuple[str, int
         assert len(members) >= 2 and members[0].lead and not any(f.lead for f in members[1:])
         dates = [f.entry.date for f in members if f.entry.date is not None]
         assert dates[0] == max(dates)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=corpora, stale_days=st.sampled_from((0, 10, 30)))
+def test_stale_entries_are_those_no_newer_entry_echoes(
+    items: list[tuple[str, int]], stale_days: int
+) -> None:
+    """`find_stale` over the index's arrays is its definition read entry by entry: old enough,
+    enough distinctive words, and none of them in a newer entry."""
+    terms = indexed(entries_of(items))
+    health = HealthSettings(stale_days=stale_days, stale_min_words=2)
+    entries = [terms.entries[index] for index in range(len(terms.entries))]
+    limit = distinctive_limit(len(entries))
+    holders: dict[str, list[Entry]] = {}
+    for entry in entries:
+        for word in set(tokens(f"{entry.title}\n{entry.body}")):
+            holders.setdefault(word, []).append(entry)
+    cutoff = min(TODAY, max(e.date for e in entries if e.date)) - dt.timedelta(days=stale_days)
+    expected = set()
+    for entry in entries:
+        assert entry.date is not None
+        own = [w for w, held in holders.items() if entry in held]
+        distinctive = [w for w in own if is_wordish(w) and len(holders[w]) <= limit]
+        echoed = any(
+            other.date is not None and other.date > entry.date
+            for word in distinctive
+            for other in holders[word]
+        )
+        if entry.date < cutoff and len(distinctive) >= 2 and not echoed:
+            expected.add(entry.id)
+    found = find_stale(terms, health, TODAY)
+    assert {finding.entry.id for finding in found} == expected
 
 
 texts_of_words = st.lists(
