@@ -162,8 +162,8 @@ def find_superseded(terms: EntryTerms, settings: HealthSettings) -> list[Finding
     hashes = entries.keys(
         "topic_hash", lambda rows: topic_hashes([entries.titles[row] for row in rows]), dated
     )
-    # Most titles are their own topic: only the entries whose topic hash 1 to
-    # superseded_max_group others share are made, then grouped by their keys (47,500 titles
+    # Most titles are their own topic: only the entries whose topic hash 2 to
+    # superseded_max_group entries share are made, then grouped by their keys (47,500 titles
     # keyed at 50,000 entries took ~0.15 s). A collision of two topics' 64-bit hashes is split
     # again here; one that took a topic past the group limit is not expected in any
     # memory's lifetime.
