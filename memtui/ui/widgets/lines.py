@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from rich.segment import Segment
@@ -65,3 +66,12 @@ def _drawn(
         thickness=thickness,
     )
     return tuple(drawing.segments)
+
+
+def line_runs(lines: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """Runs of consecutive numbers in ascending `lines`, as (first, count): one refresh each."""
+    start = 0
+    for at in range(1, len(lines) + 1):
+        if at == len(lines) or lines[at] != lines[at - 1] + 1:
+            yield lines[start], at - start
+            start = at

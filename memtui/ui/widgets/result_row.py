@@ -140,9 +140,41 @@ class RowCache:
         self.strips.clear()
         self._parts.clear()
 
-    def keep_strip(self, key: RowKey, strip: Strip) -> None:
-        """Keep a rendered row (the oldest goes first once the cache is full)."""
-        _keep(self.strips, key, strip, self._size)
+    def strip(
+        self,
+        hit: Hit,
+        key: RowKey,
+        base: Style,
+        *,
+        style: StyleOf,
+        cursor_style: Style | None,
+        keep: bool = True,
+    ) -> Strip:
+        """The row of `hit` that `key` describes, kept or made now; a made row is kept (the
+        oldest goes first once the cache is full) only with `keep`, as in `row`."""
+        strip = self.strips.get(key)
+        if strip is None:
+            _, _, _, _, rank_width, _, width, marked, past_load_line, gone, browse = key
+            segments = self.row(
+                hit,
+                width,
+                base,
+                rank_width=rank_width,
+                style=style,
+                cursor_style=cursor_style,
+                marked=marked,
+                past_load_line=past_load_line,
+                gone=gone,
+                browse=browse,
+                keep=keep,
+            )
+            # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
+            # each; done on the segments, a row costs one.
+            line = Segment.adjust_line_length(segments, width, base)
+            strip = Strip(list(Segment.simplify(line)), width)
+            if keep:
+                _keep(self.strips, key, strip, self._size)
+        return strip
 
     def row(
         self,
