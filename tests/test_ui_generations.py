@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 from textual.message import Message
@@ -18,9 +17,6 @@ from ui_helpers import SIZE, app_over, rows, wait_loaded, wait_until
 
 from memtui.core.model import Entry, RankResult
 from memtui.core.search.query import QueryError
-
-if TYPE_CHECKING:
-    pass
 from memtui.ui import messages
 from memtui.ui.widgets.results import ResultsList
 

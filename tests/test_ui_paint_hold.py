@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from ui_fakes import FakeEngine, make_entry
@@ -15,9 +15,6 @@ from ui_helpers import SIZE, app_over, demo_app, rows, type_query, wait_loaded, 
 from memtui.core.model import Entry, RankResult
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
-
-if TYPE_CHECKING:
-    pass
 
 
 class BlockedEngine(FakeEngine):
