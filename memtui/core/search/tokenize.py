@@ -140,7 +140,8 @@ def batch_spaced_tokens(texts: Sequence[str]) -> list[str]:
     one pass (as `batch_tokens` does) and cut apart at the separators, their words not joined
     one space apart again (that took ~80 of ~100 ms for the near-duplicate check's texts at
     50,000 entries); the others are joined one space apart. A text gives the same string in
-    any batch: its hash keys the near-duplicate scores kept between runs."""
+    any batch: a near-duplicate score kept between runs (keyed by the hashes of the two raw
+    texts) must be the one a fresh run gives."""
     plain = [at for at, text in enumerate(texts) if text.isascii() and _RAW_SEPARATOR not in text]
     spaced = [""] * len(texts)
     translated = _ascii_translated([texts[at] for at in plain]) if plain else None
