@@ -16,7 +16,6 @@ it is not cached, and says why.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ from memtui.core.cache.container import (
     write_container,
 )
 from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot, code_fingerprint
+from memtui.core.digest import blake2b
 
 MAX_ROOTS = 10
 """Cache files kept: the most recently used roots."""
@@ -77,7 +77,7 @@ class CacheFolder:
 
     def file_for(self, root: Path, only: tuple[str, ...] = ()) -> Path:
         real = os.fsencode(_root_key(root, only))
-        return self.folder / (hashlib.sha256(real).hexdigest()[:32] + SUFFIX)
+        return self.folder / (blake2b(real, digest_size=16).hexdigest() + SUFFIX)
 
     def refusal(self, root: Path) -> str | None:
         """Why `root` is not cached (the cache folder lies inside it), or None."""

@@ -7,7 +7,6 @@ store and the index with whatever still matches the disk.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from functools import cache
 from typing import TYPE_CHECKING
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from memtui import __version__
+from memtui.core.digest import blake2b
 
 if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records without them
     from collections.abc import Sequence
@@ -41,7 +41,7 @@ def code_fingerprint() -> str:
     nobody remembered to bump FORMAT_VERSION. Without readable sources (a frozen build), the
     package version stands in."""
     core = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
-    digest = hashlib.blake2b(digest_size=12)
+    digest = blake2b(digest_size=12)
     try:
         sources = [  # os.walk and string slices: Path.rglob, relative_to or relpath cost 1-2 ms
             [*folder[len(core) :].split(os.sep)[1:], name]

@@ -30,12 +30,12 @@ lists them). What the path says is `file_kind`, the Markdown structure `structur
 from __future__ import annotations
 
 import bisect
-import hashlib
 import re
 from collections import Counter
 
 from msgspec import Struct, field
 
+from memtui.core.digest import blake2b
 from memtui.core.model import Entry, Source
 from memtui.core.reading.dates import (
     BRACKET_STAMP,
@@ -71,7 +71,7 @@ def entry_id(path: str, heading_path: tuple[str, ...], occurrence: int) -> str:
     """Stable id: same path, heading path and occurrence of that heading path -> same id."""
     parts = (path, str(len(heading_path)), "\x1f".join(heading_path), str(occurrence))
     key = "\x00".join(parts)
-    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
 
 
 GEMINI_MEMORIES = "Gemini Added Memories"

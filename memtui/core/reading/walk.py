@@ -27,7 +27,6 @@ raise RecursionError) capped at 64 levels. Decisions:
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
 import stat
 import time
@@ -36,6 +35,7 @@ from pathlib import Path
 from msgspec import Struct
 from msgspec.structs import replace
 
+from memtui.core.digest import blake2b
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import is_markdown
 from memtui.core.reading.small_file import read_up_to
@@ -249,7 +249,7 @@ def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
 
 def content_digest(data: bytes) -> str:
     """What a file's bytes hash to: proves a file unchanged when its stat cannot."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return blake2b(data, digest_size=16).hexdigest()
 
 
 def read_entries(

@@ -14,13 +14,13 @@ are functions of them alone, so an edited entry gets a new hash and is worked ou
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from itertools import compress
 
 import numpy as np
 
+from memtui.core.digest import blake2b
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.tokenize import TEXT_SEPARATOR, batch_tokens
 
@@ -145,5 +145,5 @@ def topic_hashes(titles: Sequence[str]) -> IntArray:
 
 
 def _signed_hash(text: str) -> int:
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    digest = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     return int.from_bytes(digest, "little", signed=True)
