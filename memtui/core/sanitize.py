@@ -16,7 +16,7 @@ tries to encode a surrogate (which raises, or writes invalid UTF-8).
 from __future__ import annotations
 
 import re
-from itertools import chain
+from functools import cache
 
 _BIDI_AND_INVISIBLE = (
     "\u200b\u200c\u200d\u200e\u200f"  # zero-width space/joiners, LRM/RLM
@@ -38,37 +38,37 @@ _ESCAPED_BYTE_FIRST, _ESCAPED_BYTE_LAST = 0xDC80, 0xDCFF
 """Lone surrogates that `os.fsdecode` uses for undecodable bytes 0x80–0xFF."""
 _ESCAPED_BYTES = re.compile("[\udc80-\udcff]")
 
-
-def _build_table() -> dict[int, str]:
-    table: dict[int, str] = {}
-    for code in range(0x20):
-        if chr(code) in "\n\t":
-            continue
-        table[code] = chr(0x2400 + code)  # ␀ … ␟, ESC → ␛
-    table[0x7F] = "␡"
-    for code in range(0x80, 0xA0):
-        table[code] = f"<U+{code:04X}>"
-    for char in _BIDI_AND_INVISIBLE:
-        table[ord(char)] = f"<U+{ord(char):04X}>"
-    for first, last in _INVISIBLE_RANGES:
-        for code in range(first, last + 1):
-            table[code] = f"<U+{code:04X}>"
-    for code in range(_ESCAPED_BYTE_FIRST, _ESCAPED_BYTE_LAST + 1):
-        table[code] = f"\\x{code - 0xDC00:02x}"
-    return table
+_UNSAFE_RANGES = (
+    (0x00, 0x08),  # C0 controls but tab and newline
+    (0x0B, 0x1F),
+    (0x7F, 0x9F),  # DEL and the C1 controls
+    *((ord(char), ord(char)) for char in _BIDI_AND_INVISIBLE),
+    *_INVISIBLE_RANGES,  # the escaped bytes lie among the surrogates
+)
+"""Every character `visible()` replaces, as inclusive ranges of code points."""
 
 
-def _unsafe_pattern() -> re.Pattern[str]:
-    """Every character the table replaces: the ranges as ranges, the rest one by one (looked up
-    in a set: testing each of the table's 2,271 codes against the ranges cost a start ~2 ms)."""
-    ranged = set(chain.from_iterable(range(first, last + 1) for first, last in _INVISIBLE_RANGES))
-    singles = "".join(re.escape(chr(code)) for code in _VISIBLE_TABLE if code not in ranged)
-    ranges = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _INVISIBLE_RANGES)
-    return re.compile(f"[{singles}{ranges}]")
+def _shown(code: int) -> str:
+    """What a character of `_UNSAFE_RANGES` is shown as."""
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ … ␟, ESC → ␛
+    if code == 0x7F:
+        return "␡"
+    if _ESCAPED_BYTE_FIRST <= code <= _ESCAPED_BYTE_LAST:
+        return f"\\x{code - 0xDC00:02x}"
+    return f"<U+{code:04X}>"
 
 
-_VISIBLE_TABLE = _build_table()
-_UNSAFE = _unsafe_pattern()
+@cache
+def _visible_table() -> dict[int, str]:
+    """The translation table, made the first time text needs it: its 2,271 strings cost every
+    command's start ~1.5 ms, and most output holds no unsafe character."""
+    return {code: _shown(code) for first, last in _UNSAFE_RANGES for code in range(first, last + 1)}
+
+
+_UNSAFE = re.compile(
+    "[" + "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in _UNSAFE_RANGES) + "]"
+)
 
 
 def visible(text: str) -> str:
@@ -78,14 +78,14 @@ def visible(text: str) -> str:
     """
     if not _UNSAFE.search(text):
         return text
-    return text.translate(_VISIBLE_TABLE)
+    return text.translate(_visible_table())
 
 
 def undecodable_bytes_visible(text: str) -> str:
     """Only the undecodable bytes of a file name as `\\xNN` (for JSON, which escapes the rest)."""
     if not _ESCAPED_BYTES.search(text):
         return text
-    return _ESCAPED_BYTES.sub(lambda match: _VISIBLE_TABLE[ord(match.group())], text)
+    return _ESCAPED_BYTES.sub(lambda match: _shown(ord(match.group())), text)
 
 
 def has_unsafe(text: str) -> bool:
