@@ -169,7 +169,9 @@ DAMAGES: dict[str, Damage] = {
     "a flipped byte in the entries": flipped("entries"),
     "a flipped byte in the file records": flipped("files"),
     "another format version": rewritten({"format": 999}),
-    "another build of the code": rewritten({"code": "0123456789abcdef01234567"}),
+    "another build of the code": rewritten(
+        {"code": "0123456789abcdef01234567", "code_files": "0123456789abcdef01234567"}
+    ),
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
@@ -238,6 +240,24 @@ def test_a_damaged_cache_is_ignored_reported_and_rebuilt(
     repaired = cached_engine(memory_root)
     assert repaired.warnings == [] and not repaired.cache_stale
     assert_same_engine(repaired, fresh_engine(memory_root))
+
+
+@pytest.mark.parametrize(
+    "header_change",
+    [
+        pytest.param({"code_files": "0123456789abcdef01234567"}, id="the same code elsewhere"),
+        pytest.param({"code": "0123456789abcdef01234567"}, id="the same files"),
+    ],
+)
+def test_a_cache_of_this_code_is_used(memory_root: Path, header_change: dict[str, object]) -> None:
+    """A start checks the core's files by stat (`code_signature`) and reads them only when
+    that differs: the same code installed elsewhere, or a source touched, matches by content
+    (`code_fingerprint`); files whose stat matches are taken as the code that wrote it."""
+    cached_engine(memory_root).save_cache()
+    rewritten(header_change)(CacheFolder().file_for(memory_root))
+    warm = cached_engine(memory_root)
+    assert warm.warnings == [] and not warm.cache_stale
+    assert_same_engine(warm, fresh_engine(memory_root))
 
 
 def test_a_body_damaged_after_the_load_is_never_shown_and_the_cache_is_rebuilt(

@@ -29,7 +29,12 @@ from memtui.core.cache.container import (
     Container,
     write_container,
 )
-from memtui.core.cache.records import FORMAT_VERSION, RootSnapshot, code_fingerprint
+from memtui.core.cache.records import (
+    FORMAT_VERSION,
+    RootSnapshot,
+    code_fingerprint,
+    code_signature,
+)
 from memtui.core.digest import blake2b
 
 MAX_ROOTS = 10
@@ -104,7 +109,8 @@ class CacheFolder:
                         f"written by another memtui version (format {header.get('format')!r}, "
                         f"this one reads {FORMAT_VERSION})"
                     )
-                if header.get("code") != code_fingerprint():
+                same_files = header.get("code_files") == code_signature()
+                if not same_files and header.get("code") != code_fingerprint():
                     raise CacheCorrupt(
                         "written by another build of memtui (its parser or index may differ)"
                     )
@@ -133,6 +139,7 @@ class CacheFolder:
         header = {
             "format": FORMAT_VERSION,
             "code": code_fingerprint(),
+            "code_files": code_signature(),
             "root": _root_key(root, only),
             "label": label,
             "written": time.time(),
