@@ -134,6 +134,23 @@ async def test_a_prompt_screen_sends_the_frame_it_is_asked_for_without_the_updat
         assert painted_strips(screen)[0].text.startswith("after")
 
 
+async def test_a_tick_while_the_paint_is_held_is_not_a_frame() -> None:
+    """A keystroke holds the app's paint until its results are in; an update tick meanwhile
+    sends nothing, so it must not count as the last frame (the held frame then waited up to
+    UPDATE_PERIOD more once released)."""
+    async with PromptSample().run_test(size=(40, 5)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, Shown)
+        screen._update_timer.stop()
+        last_frame = screen._last_frame_at
+        with pilot.app.batch_update():
+            screen._on_timer_update()
+            assert screen._last_frame_at == last_frame
+        screen._on_timer_update()
+        assert screen._last_frame_at > last_frame
+
+
 class Themed(App[None]):
     CSS = "Static { color: $primary; }"
 

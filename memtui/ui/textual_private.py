@@ -121,8 +121,12 @@ class PromptScreen(Screen[None]):
         self.check_idle()
 
     def _on_timer_update(self) -> None:
-        self._last_frame_at = time.monotonic()
-        self._prompt = False
+        if self.is_current and not self.app._batch_count:
+            # A tick while the app's paint is held (a keystroke waiting for its results) sends
+            # nothing: counted as a frame, it kept the held frame back up to UPDATE_PERIOD more
+            # once the results were in.
+            self._last_frame_at = time.monotonic()
+            self._prompt = False
         super()._on_timer_update()
 
     async def _on_idle(self, event: events.Idle) -> None:
