@@ -138,6 +138,30 @@ def test_another_window_or_day_than_the_cached_one(
     assert_same_engine(warm, fresh_engine(memory_root, days=days, today=today))
 
 
+def test_each_window_keeps_a_file_of_its_own_so_alternating_stays_warm(
+    memory_root: Path,
+) -> None:
+    """A script that alternates windows (`rank` every turn, `health --days 0` now and then)
+    rewrote the root's one file at each switch and paid a rebuild each time: each window now
+    has its file. A window that has none yet starts from the root's widest other file."""
+    cached_engine(memory_root, days=30).save_cache()
+    wide = cached_engine(memory_root, days=0)  # no file of its own yet: from the 30-day one
+    assert wide.warnings == [] and wide.cache_stale
+    assert_same_engine(wide, fresh_engine(memory_root, days=0))
+    wide.save_cache()
+    for days in (30, 0, 30, 0):
+        warm = cached_engine(memory_root, days=days)
+        assert warm.warnings == [] and not warm.cache_stale
+        assert_same_engine(warm, fresh_engine(memory_root, days=days))
+    folder = CacheFolder()
+    assert sorted(item.days for item in folder.listing() if item.days is not None) == [0, 30]
+    all_dates = folder.read(memory_root, "", days=0)[0]
+    thirty = folder.read(memory_root, "", days=30)[0]
+    narrow = folder.read(memory_root, "", days=7)[0]  # no file: the widest, all dates
+    assert all_dates is not None and thirty is not None and narrow is not None
+    assert narrow.files == all_dates.files != thirty.files
+
+
 def test_one_root_cache_serves_it_among_several_and_back(tmp_path: Path) -> None:
     alpha, beta = tmp_path / "alpha", tmp_path / "beta"
     layouts.openclaw(alpha)

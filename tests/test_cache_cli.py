@@ -24,12 +24,14 @@ def test_cache_lists_roots_and_clear_removes_them(
     assert main(["cache"]) == 0
     listed = capsys.readouterr().out
     assert "1 root" in listed and os.path.realpath(memory_root) in listed
+    assert "entries, all dates)" in listed  # the date window it was written for
     assert "0.0 MB" not in listed and " KB" in listed  # a small cache in human units
     assert main(["cache", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
-    assert payload["max_roots"] == 10 and payload["total_bytes"] > 0
+    assert payload["max_roots"] == 16 and payload["total_bytes"] > 0
     (row,) = payload["roots"]
     assert row["root"] == os.path.realpath(memory_root) and row["entries"] > 10
+    assert row["days"] == 0
     assert main(["cache", "--clear"]) == 0
     assert "Removed 1 cache file" in capsys.readouterr().out
     assert main(["cache", "--json"]) == 0

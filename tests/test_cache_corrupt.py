@@ -173,6 +173,7 @@ DAMAGES: dict[str, Damage] = {
         {"code": "0123456789abcdef01234567", "code_files": "0123456789abcdef01234567"}
     ),
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
+    "another window's cache": rewritten({"days": 7}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": entry_column("id", 5),

@@ -232,7 +232,7 @@ def test_the_cache_listing_is_singular_for_one(
     cached_engine(root).save_cache()
     main(["cache"])
     out = capsys.readouterr().out
-    assert "1 root" in out and "(1 entry)" in out and "1 entries" not in out
+    assert "1 root" in out and "(1 entry, all dates)" in out and "1 entries" not in out
 
 
 # --- JSON excerpts ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from ui_helpers import SIZE, build_app, rows, static_text, type_query, wait_load
 
 from memtui.core.cache.entry_table import CachedBodies
 from memtui.core.cache.folder import CacheFolder
+from memtui.core.settings.config import Config
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.warnings import WarningsScreen
 
@@ -60,7 +61,7 @@ async def test_a_damaged_cache_is_reported_and_rebuilt(tmp_path: Path) -> None:
     first = build_app(str(root), "--no-watch")
     async with first.run_test(size=SIZE) as pilot:
         await wait_for_cache_worker(pilot, first)
-    path = CacheFolder().file_for(root)
+    path = CacheFolder().file_for(root, days=Config().days)  # the app's window by default
     path.write_bytes(path.read_bytes()[:1000])
     second = build_app(str(root), "--no-watch")
     async with second.run_test(size=SIZE) as pilot:
@@ -68,7 +69,7 @@ async def test_a_damaged_cache_is_reported_and_rebuilt(tmp_path: Path) -> None:
         await pilot.press("enter", "exclamation_mark")  # from the list, where letters act
         await wait_until(pilot, lambda: isinstance(second.screen, WarningsScreen))
         assert "ignored and rebuilt: truncated" in static_text(second, "#warnings-body")
-    assert CacheFolder().read(root, "")[1] is None  # rewritten whole
+    assert CacheFolder().read(root, "", days=Config().days)[1] is None  # rewritten whole
 
 
 async def test_no_cache_writes_nothing(tmp_path: Path) -> None:
@@ -80,7 +81,7 @@ async def test_no_cache_writes_nothing(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for_cache_worker(pilot, app)
             await type_query(pilot, app, "deploy")
-        assert not CacheFolder().file_for(root).exists()
+        assert CacheFolder().listing() == []
 
 
 async def test_a_warm_start_reads_no_text_on_the_event_loop(

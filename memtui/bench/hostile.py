@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.core.cache.folder import CacheFolder
+from memtui.core.settings.config import Config
 
 CLIPBOARD_TEXT = "HOSTILE-CLIPBOARD-PAYLOAD"
 CLIPBOARD_B64 = base64.b64encode(CLIPBOARD_TEXT.encode()).decode()
@@ -350,7 +351,7 @@ def build_hostile_surroundings(home: Path) -> HostileSurroundings:
         deep = deep / "abcdefghijklmnopqrstuvwxyz0123456789"
     _write(deep / "MEMORY.md", "# Memory\n\n## Deep\nin a long path\n")
     nested = _json_nested(200_000).encode()
-    CacheFolder(cache / "memtui").file_for(deep).write_bytes(
+    CacheFolder(cache / "memtui").file_for(deep, days=Config().days).write_bytes(
         b"memtui-cache\n" + nested + len(nested).to_bytes(8, "little") + b"memtui-cache\n"
     )
     (cache / "memtui" / ".tmp-999999999-k1ll3d.part").write_bytes(b"\0" * 4096)

@@ -1,8 +1,8 @@
 """`memtui cache`: what the start-up cache holds (which roots, how big); `--clear` removes it.
 
-The cache lives in `$XDG_CACHE_HOME/memtui/` (`~/.cache/memtui/`), one file per memory root,
-the MAX_ROOTS most recently used kept. Removing it is always safe: the next start reads the
-memory folders again and writes it anew. Exit code 0.
+The cache lives in `$XDG_CACHE_HOME/memtui/` (`~/.cache/memtui/`), one file per memory root and
+date window, the MAX_ROOTS most recently used files kept. Removing it is always safe: the next
+start reads the memory folders again and writes it anew. Exit code 0.
 """
 
 from __future__ import annotations
@@ -54,9 +54,11 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
             stream,
         )
         return 0
+    roots = len({item.root or item.file for item in items})
+    files = f" in {plural(len(items), 'file')}" if len(items) != roots else ""
     print(
-        f"memtui cache · {where} · {plural(len(items), 'root')} · "
-        f"{human_size(total)} (the {folder.keep} most recently used are kept)",
+        f"memtui cache · {where} · {plural(roots, 'root')}{files} · "
+        f"{human_size(total)} (the {folder.keep} most recently used files are kept)",
         file=stream,
     )
     now = dt.datetime.now().timestamp()
@@ -66,7 +68,11 @@ def run_cache(args: argparse.Namespace, out: TextIO | None = None) -> int:
             if item.root
             else (f"(unreadable: {one_line(item.problem or '', 200)})")
         )
-        note = f" ({plural(item.entries, 'entry', 'entries')})" if item.root else ""
+        note = (
+            f" ({plural(item.entries, 'entry', 'entries')}{_window(item.days)})"
+            if item.root
+            else ""
+        )
         if item.root and item.problem:
             note += f", {one_line(item.problem, 100)}: rebuilt on its next start"
         print(
@@ -92,9 +98,17 @@ def _row(item: CachedRootInfo) -> dict[str, Any]:
         "root": item.root or None,
         "bytes": item.size,
         "entries": item.entries,
+        "days": item.days,
         "last_used": dt.datetime.fromtimestamp(item.used, dt.UTC).isoformat(timespec="seconds"),
         "problem": item.problem,
     }
+
+
+def _window(days: int | None) -> str:
+    """`, all dates` or `, last 30 days`: the date window a file was written for."""
+    if days is None:
+        return ""
+    return ", all dates" if days == 0 else f", last {plural(days, 'day')}"
 
 
 def human_size(size: int) -> str:

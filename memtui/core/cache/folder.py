@@ -1,13 +1,19 @@
-"""Where cache files live: one per memory root in `$XDG_CACHE_HOME/memtui/`, at most MAX_ROOTS.
+"""Where cache files live: one per memory root and date window in `$XDG_CACHE_HOME/memtui/`, at
+most MAX_ROOTS files.
 
-A root's file is named by a hash of its real path, and its header repeats that path and the
-format version, so a file of another version or (by a hash collision) another folder is
-recognised and rebuilt. Reading a root's file marks it recently used (its mtime); after each
-write the least recently used files beyond MAX_ROOTS are removed. A write killed half way
-(`kill -9`) leaves a `.tmp-<pid>-….part` file: the next start removes it once no process has
-that pid, and `memtui cache` lists it until then. Two memtui instances may
-read and write the same folder at once: files are replaced by rename, and a file that vanishes
-under a reader is simply missing.
+A root's file is named by a hash of its real path and its date window, and its header repeats
+both and the format version, so a file of another version or (by a hash collision) another
+folder or window is recognised and rebuilt. Each window has its own file because what a window
+holds differs: a narrower one drops notes, a wider one needs an index over more entries (built
+afresh, ~3 s at 50,000), so one file rewritten by whichever window ran last made a script that
+alternates (`rank` every turn, `health --days 0` now and then) pay that on every switch. A
+window without a file of its own starts from the widest other window's file of that root.
+
+Reading a file marks it recently used (its mtime); after each write the least recently used
+files beyond MAX_ROOTS are removed. A write killed half way (`kill -9`) leaves a
+`.tmp-<pid>-….part` file: the next start removes it once no process has that pid, and
+`memtui cache` lists it until then. Two memtui instances may read and write the same folder at
+once: files are replaced by rename, and a file that vanishes under a reader is simply missing.
 
 The cache folder is never inside a memory root (memtui never writes there): a root that holds
 it is not cached, and says why.
@@ -37,8 +43,8 @@ from memtui.core.cache.records import (
 )
 from memtui.core.digest import blake2b
 
-MAX_ROOTS = 10
-"""Cache files kept: the most recently used roots."""
+MAX_ROOTS = 16
+"""Cache files kept, the most recently used: a root read with two date windows has two."""
 SUFFIX = ".cache"
 STALE_TEMPORARY_S = 3600
 """A temporary file this old was left by a writer that died, whatever its name says."""
@@ -64,6 +70,8 @@ class CachedRootInfo(Struct, frozen=True):
     """The memory folder it caches; None when the file is unreadable."""
     entries: int = 0
     problem: str | None = None
+    days: int | None = None
+    """The date window it was written for (0: all dates); None when unreadable."""
 
 
 def _root_key(root: Path, only: tuple[str, ...]) -> str:
@@ -80,9 +88,10 @@ class CacheFolder:
         self.folder = folder if folder is not None else default_cache_folder()
         self.keep = keep
 
-    def file_for(self, root: Path, only: tuple[str, ...] = ()) -> Path:
-        real = os.fsencode(_root_key(root, only))
-        return self.folder / (blake2b(real, digest_size=16).hexdigest() + SUFFIX)
+    def file_for(self, root: Path, only: tuple[str, ...] = (), days: int = 0) -> Path:
+        """The file of `root` read with a window of `days` (0: all dates)."""
+        named = os.fsencode(f"{_root_key(root, only)}\0{days}")
+        return self.folder / (blake2b(named, digest_size=16).hexdigest() + SUFFIX)
 
     def refusal(self, root: Path) -> str | None:
         """Why `root` is not cached (the cache folder lies inside it), or None."""
@@ -94,13 +103,17 @@ class CacheFolder:
         return None
 
     def read(
-        self, root: Path, label: str, only: tuple[str, ...] = ()
+        self, root: Path, label: str, only: tuple[str, ...] = (), days: int = 0
     ) -> tuple[RootSnapshot | None, str | None]:
-        """The snapshot cached for `root` (entries labelled `label`), or None; the second value
-        says why an existing file was not used (it is rebuilt on the next write)."""
-        path = self.file_for(root, only)
+        """The snapshot cached for `root` (entries labelled `label`) read with a window of
+        `days`, or None; the second value says why an existing file was not used (it is
+        rebuilt on the next write). Without a file for this window, the widest other window's
+        file of the root is read: the store drops or adds what the windows differ by."""
+        path: Path | None = self.file_for(root, only, days)
         try:
-            if not path.exists():
+            if path is None or not path.exists():
+                path, days = self._other_window(_root_key(root, only))
+            if path is None:
                 return None, None
             with Container(path) as container:
                 header = container.header
@@ -116,6 +129,8 @@ class CacheFolder:
                     )
                 if header.get("root") != _root_key(root, only):
                     raise CacheCorrupt("it belongs to another folder")
+                if header.get("days") != days:
+                    raise CacheCorrupt("it was written for another date window")
                 from memtui.core.cache.codec import decode  # numpy: not for `memtui cache`
 
                 snapshot = decode(container, label)
@@ -130,9 +145,15 @@ class CacheFolder:
         return snapshot, None
 
     def write(
-        self, root: Path, label: str, snapshot: RootSnapshot, only: tuple[str, ...] = ()
+        self,
+        root: Path,
+        label: str,
+        snapshot: RootSnapshot,
+        only: tuple[str, ...] = (),
+        days: int = 0,
     ) -> int:
-        """Cache `snapshot` for `root` (atomically); returns the file's size. Raises OSError."""
+        """Cache `snapshot` for `root` read with a window of `days` (atomically); returns the
+        file's size. Raises OSError."""
         from memtui.core.cache.codec import encode  # numpy: not for `memtui cache`
 
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -141,12 +162,13 @@ class CacheFolder:
             "code": code_fingerprint(),
             "code_files": code_signature(),
             "root": _root_key(root, only),
+            "days": days,
             "label": label,
             "written": time.time(),
             "entries": sum(len(file.entries or ()) for file in snapshot.files),
             "files": len(snapshot.files),
         }
-        size = write_container(self.file_for(root, only), header, encode(snapshot))
+        size = write_container(self.file_for(root, only, days), header, encode(snapshot))
         self.prune()
         return size
 
@@ -171,6 +193,7 @@ class CacheFolder:
                         root if isinstance(root, str) else None,
                         entries if isinstance(entries, int) else 0,
                         None if header.get("format") == FORMAT_VERSION else "another version",
+                        _window(header.get("days")),
                     )
                 )
             except Exception as exc:  # an untrusted file: anything it raises is damage
@@ -179,6 +202,21 @@ class CacheFolder:
                     CachedRootInfo(path, info.st_size, info.st_mtime, None, problem=problem)
                 )
         return sorted(found, key=lambda item: -item.used)
+
+    def _other_window(self, key: str) -> tuple[Path | None, int]:
+        """The file of the root `key` with the widest window (all dates, else the most days),
+        and that window; (None, 0) when the root has none. Reads the headers of the folder's
+        files (at most MAX_ROOTS), which happens only for a window the root was never cached
+        with."""
+        found = [
+            (item.days == 0, item.days, item.file)
+            for item in self.listing()
+            if item.root == key and item.days is not None and not item.problem
+        ]
+        if not found:
+            return None, 0
+        _, days, path = max(found)
+        return path, days
 
     def leftovers(self) -> list[CachedRootInfo]:
         """Temporary files of writes that did not finish (their writer is gone)."""
@@ -254,6 +292,11 @@ class CacheFolder:
             ]
         except OSError:
             return []
+
+
+def _window(days: object) -> int | None:
+    """A header's date window, or None when it holds none (an older file, or damage)."""
+    return days if isinstance(days, int) and not isinstance(days, bool) and days >= 0 else None
 
 
 def _writer_alive(name: str) -> bool:

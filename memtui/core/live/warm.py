@@ -81,7 +81,9 @@ def read_seeds(
     for store in stores:
         refusal = folder.refusal(store.root)
         snapshot, problem = (
-            (None, refusal) if refusal else folder.read(store.root, store.label, store.only)
+            (None, refusal)
+            if refusal
+            else folder.read(store.root, store.label, store.only, store.days)
         )
         if problem and problem not in warnings:
             warnings.append(problem)
@@ -209,24 +211,25 @@ def root_index(state: IndexState, label: str) -> CachedIndex:
 def save_roots(
     folder: CacheFolder,
     stores: Sequence[Store],
-    records: Sequence[tuple[CachedFile, ...]],
+    records: Sequence[tuple[int, tuple[CachedFile, ...]]],
     state: IndexState | None,
     pairs: PairScores | None = None,
 ) -> tuple[list[tuple[CachedFile, ...] | None], int, list[str]]:
-    """Write each root's snapshot: (each root's records when its cache now holds them with an
-    index, bytes written, problems). A root's index arrays are freed before the next root's
-    are cut (two 50k roots held both at once)."""
+    """Write each root's snapshot, `records` its (date window, file records) when the snapshot
+    was taken: (each root's records when its cache now holds them with an index, bytes
+    written, problems). A root's index arrays are freed before the next root's are cut (two
+    50k roots held both at once)."""
     saved: list[tuple[CachedFile, ...] | None] = []
     written = 0
     problems: list[str] = []
-    for store, files in zip(stores, records, strict=True):
+    for store, (days, files) in zip(stores, records, strict=True):
         refusal = folder.refusal(store.root)
         if refusal:
             problems.append(refusal)
             saved.append(None)
             continue
         try:
-            written += _write_root(folder, store, files, state, pairs)
+            written += _write_root(folder, store, days, files, state, pairs)
         except (OSError, ValueError) as exc:
             problems.append(f"could not write the cache of {store.root}: {exc}")
             saved.append(None)
@@ -238,13 +241,16 @@ def save_roots(
 def _write_root(
     folder: CacheFolder,
     store: Store,
+    days: int,
     files: tuple[CachedFile, ...],
     state: IndexState | None,
     pairs: PairScores | None,
 ) -> int:
-    """Write one root's cache, its index cut out of `state`: the bytes written."""
+    """Write one root's cache for its window of `days`, its index cut out of `state`: the
+    bytes written."""
     index = root_index(state, store.label) if state is not None else None
-    return folder.write(store.root, store.label, RootSnapshot(files, index, pairs), store.only)
+    snapshot = RootSnapshot(files, index, pairs)
+    return folder.write(store.root, store.label, snapshot, store.only, days)
 
 
 def merged_pairs(kept: Iterable[PairScores | None]) -> PairScores | None:
@@ -359,7 +365,7 @@ class RootCaches:
         self.dirty = self.pairs.changed = False
         self._written_from = self.forgotten
         return (
-            [store.cache_records() for store in self.stores],
+            [(store.days, store.cache_records()) for store in self.stores],
             index_state(index, len(self.stores)),
             self.pairs.scores,
         )
@@ -373,5 +379,6 @@ class RootCaches:
         return save_roots(self.folder, self.stores, *snapshot)
 
 
-CacheWrite = tuple[list[tuple[CachedFile, ...]], IndexState | None, PairScores | None]
-"""What `RootCaches.snapshot` takes for a write: records per root, index arrays, pair scores."""
+CacheWrite = tuple[list[tuple[int, tuple[CachedFile, ...]]], IndexState | None, PairScores | None]
+"""What `RootCaches.snapshot` takes for a write: (date window, records) per root, index arrays,
+pair scores. The window is taken with the records: the app may change it before the write."""
