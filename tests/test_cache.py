@@ -138,6 +138,19 @@ def test_another_window_or_day_than_the_cached_one(
     assert_same_engine(warm, fresh_engine(memory_root, days=days, today=today))
 
 
+def test_a_file_name_that_is_not_utf8_stays_warm(memory_root: Path) -> None:
+    """Its undecodable byte is a lone surrogate in the cached JSON, which msgspec's decoder
+    refuses: the json module reads that section instead, and the start is as warm."""
+    name = os.path.join(os.fsencode(memory_root), b"notes", b"caf\xe9.md")
+    with open(name, "wb") as note:
+        note.write(b"# Caf\xc3\xa9\n\n## Menu\n\ncroissant deploy\n")
+    cached_engine(memory_root).save_cache()
+    warm = cached_engine(memory_root)
+    assert warm.warnings == [] and not warm.cache_stale
+    assert any("\udce9" in entry.path for entry in warm.loaded_entries())
+    assert_same_engine(warm, fresh_engine(memory_root), ["croissant", "deploy"])
+
+
 def test_each_window_keeps_a_file_of_its_own_so_alternating_stays_warm(
     memory_root: Path,
 ) -> None:
