@@ -109,12 +109,13 @@ class CacheFolder:
         `days`, or None; the second value says why an existing file was not used (it is
         rebuilt on the next write). Without a file for this window, the widest other window's
         file of the root is read: the store drops or adds what the windows differ by."""
-        path: Path | None = self.file_for(root, only, days)
+        path = self.file_for(root, only, days)
         try:
-            if path is None or not path.exists():
-                path, days = self._other_window(_root_key(root, only))
-            if path is None:
-                return None, None
+            if not path.exists():
+                other, days = self._other_window(_root_key(root, only))
+                if other is None:
+                    return None, None
+                path = other
             with Container(path) as container:
                 header = container.header
                 if header.get("format") != FORMAT_VERSION:
