@@ -38,13 +38,18 @@ _CORE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 """The folder of `memtui.core`, whose sources decide what a cache holds."""
 
 
-def _core_sources() -> list[str]:
-    """The core's Python files, relative to `_CORE` with `/`, sorted. Raises OSError."""
-    return sorted(  # os.walk and string slices: Path.rglob, relative_to or relpath cost 1-2 ms
-        "/".join([*folder[len(_CORE) :].split(os.sep)[1:], name])
-        for folder, _, names in os.walk(_CORE, onerror=_raise)
-        for name in names
-        if name.endswith(".py")
+@cache
+def _core_sources() -> tuple[str, ...]:
+    """The core's Python files, relative to `_CORE` with `/`, sorted: walked once for both
+    `code_signature` and `code_fingerprint` (a write and a start whose stat differs need
+    both). Raises OSError."""
+    return tuple(
+        sorted(  # os.walk and string slices: Path.rglob, relative_to or relpath cost 1-2 ms
+            "/".join([*folder[len(_CORE) :].split(os.sep)[1:], name])
+            for folder, _, names in os.walk(_CORE, onerror=_raise)
+            for name in names
+            if name.endswith(".py")
+        )
     )
 
 
