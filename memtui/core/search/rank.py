@@ -18,7 +18,7 @@ import numpy as np
 from msgspec.structs import replace
 
 from memtui.core.model import Entry, multiplier_product
-from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
+from memtui.core.search.arrays import BoolArray, FloatArray, IntArray, gather
 from memtui.core.search.fields import heading_and_body_keys
 from memtui.core.search.hits import RankContext, TermScores
 from memtui.core.search.index import Index
@@ -155,7 +155,7 @@ class Ranker:
             )
         candidates = np.flatnonzero(_intersect(slot_count, matched_any, required))
         count = len(candidates)
-        k1_norm = np.take(self._k1_norm(), candidates, out=self._scratch("k1_norm", count))
+        k1_norm = gather(self._k1_norm(), candidates, self._scratch("k1_norm", count))
         if len(terms) == 1:
             raw = self._term_part(terms[0], candidates, k1_norm, np.empty(count))
             matched_terms = np.ones(count, dtype=np.int64)
@@ -209,7 +209,7 @@ class Ranker:
         """idf · saturate(tf) per candidate into `out` (the same operations in the same order
         as `saturate`, so the explanation's scalar arithmetic gives the same bits); the
         candidates' tf is left in the "tf" scratch buffer."""
-        tf = np.take(scored.tf, candidates, out=self._scratch("tf", len(candidates)))
+        tf = gather(scored.tf, candidates, self._scratch("tf", len(candidates)))
         numerator = np.multiply(tf, BM25_K1 + 1.0, out=out)
         denominator = np.add(tf, k1_norm, out=self._scratch("denominator", len(candidates)))
         return np.multiply(np.divide(numerator, denominator, out=out), scored.idf, out=out)
@@ -234,23 +234,23 @@ class Ranker:
             self.settings.weights["relevance"],
             out=self._scratch("relevance_part", count),
         )
-        static = np.take(self._static_part(), candidates, out=self._scratch("static", count))
+        static = gather(self._static_part(), candidates, self._scratch("static", count))
         summed = np.add(relevance_part, static, out=relevance_part)
         if self._has_multipliers():
             base = np.clip(summed, 0.0, 1.0, out=summed)  # combine(), in place
-            scores: FloatArray = apply_multiplier(base, statics.multiplier[candidates])
+            scores: FloatArray = apply_multiplier(base, gather(statics.multiplier, candidates))
         else:
             scores = clamp01(summed)  # combine(), into a fresh array
         if not browse:
             keep = scores >= self.settings.config.min_score
             if not keep.all():
-                kept = np.flatnonzero(keep)  # one mask scan; `take` is cheaper than masking
+                kept = np.flatnonzero(keep)  # one mask scan; a gather is cheaper than masking
                 candidates, relevance, raw = (
-                    candidates.take(kept),
-                    relevance.take(kept),
-                    raw.take(kept),
+                    gather(candidates, kept),
+                    gather(relevance, kept),
+                    gather(raw, kept),
                 )
-                matched_terms, scores = matched_terms.take(kept), scores.take(kept)
+                matched_terms, scores = gather(matched_terms, kept), gather(scores, kept)
         index = self.index
         return RankContext(
             query=query,
