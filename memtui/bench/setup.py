@@ -24,7 +24,6 @@ class BenchSetup:
     days: int
     queries: Sequence[str] | None
     synthetic: CorpusSummary | None
-    with_tui: bool
 
 
 def peak_rss_mb() -> float:

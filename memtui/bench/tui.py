@@ -286,7 +286,6 @@ def main() -> None:
         request["days"],
         request["queries"],
         None,
-        True,
     )
     answer = asyncio.run(
         launch(setup, CacheFolder(Path(request["cache"])), request["word"], request["queries"])

@@ -43,13 +43,11 @@ def run_bench(args: argparse.Namespace) -> int:
             root = Path(folder)
             summary = write_corpus(root, args.entries, today=today)
             days = args.days if args.days is not None else 0
-            setup = BenchSetup(root, config, today, days, queries, summary, args.tui)
+            setup = BenchSetup(root, config, today, days, queries, summary)
             report = run_benchmark(setup, tui_measurer(args.tui))
             report["commands"] = measure_commands(setup, report["queries"][0])
     else:
-        setup = BenchSetup(
-            startup.require_root(), config, today, startup.days, queries, None, args.tui
-        )
+        setup = BenchSetup(startup.require_root(), config, today, startup.days, queries, None)
         report = run_benchmark(setup, tui_measurer(args.tui))
         report["commands"] = measure_commands(setup, report["queries"][0])
     print(json.dumps(report, indent=2) if args.json else human_report(report))
