@@ -1,5 +1,5 @@
 """Names for the numpy array types the index and the ranker pass around (type hints), the one
-way to join parts of an array, and the one way to find its runs."""
+way to join parts of an array, to find its runs, and to gather values by slot."""
 
 from __future__ import annotations
 
