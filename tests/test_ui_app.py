@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from ui_helpers import (
     write,
 )
 
+from memtui.core.live.engine import Engine
+from memtui.core.model import ChangeSet
 from memtui.ui.bindings import PANE_BINDINGS
 from memtui.ui.palette import PALETTE_COMMANDS
 from memtui.ui.screens.breakdown import BreakdownScreen
@@ -166,6 +169,34 @@ async def test_watching_shows_an_appended_entry(tmp_path: Path) -> None:
         )
         assert screen.query_text == "zebracorn"
         assert app.changes_applied >= 1
+
+
+async def test_a_change_applied_while_the_app_quits_touches_no_widget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A quitting app removes the screen's widgets before the screen and its watcher; a change
+    whose apply ends then must not look for them (it failed the app once: `ResultsList` gone)."""
+    root = tmp_path / "root"
+    memory = write(root / "MEMORY.md", "# Memory\n\n## First\n\nAlpha entry.\n")
+    applying, release = threading.Event(), threading.Event()
+    apply_changes = Engine.apply_changes
+
+    def held(engine: Engine, paths: list[str]) -> ChangeSet:
+        applying.set()
+        release.wait(5)
+        return apply_changes(engine, paths)
+
+    monkeypatch.setattr(Engine, "apply_changes", held)
+    # The apply ends the moment the list is removed, before its screen is.
+    monkeypatch.setattr(ResultsList, "on_unmount", lambda _: release.set(), raising=False)
+    app = build_app(str(root), deterministic=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: screen.watcher is not None and screen.watcher.live.is_set())
+        with memory.open("a", encoding="utf-8") as handle:
+            handle.write("\n## Second\n\nBeta entry.\n")
+        await wait_until(pilot, applying.is_set, steps=1500)
+    assert release.is_set()
 
 
 async def test_window_toggle_keeps_the_query() -> None:

@@ -251,13 +251,12 @@ class LiveResultsScreen(PromptScreen):
         results = self.query_one(ResultsList)
         results.set_hits(result.hits, keep_id=message.keep_id, browse=result.browse)
         self._show_empty_state(result)
-        indexing = self.engine is not None and not self.engine.index_ready
         self._set_status(
             partial(
                 status.query_status,
                 result,
                 deterministic=self.options.deterministic,
-                indexing=indexing,
+                indexing=self.engine is not None and not self.engine.index_ready,
                 window_all=self.window_all,
             )
         )
@@ -386,6 +385,8 @@ class LiveResultsScreen(PromptScreen):
         self._paint_chrome()
         try:
             async for batch in watching.watcher:
+                if not self.is_attached or not self.app.is_running:  # a quitting app removes the
+                    return  # widgets before the screen: a late batch must not look for them
                 step = watching.read(batch)
                 if step.banner is not None:
                     self._banner(step.banner, severity="error")
@@ -401,7 +402,7 @@ class LiveResultsScreen(PromptScreen):
                     self.pane.set_gone(gone)
                 if engine is not None and batch.paths:
                     changes = await asyncio.to_thread(engine.apply_changes, sorted(batch.paths))
-                    if not self.is_attached:  # the screen (or the app) closed while they applied
+                    if not self.is_attached or not self.app.is_running:  # closed meanwhile
                         return
                     self.post_message(messages.ChangesApplied(changes))
                 self._paint_chrome()
@@ -421,8 +422,7 @@ class LiveResultsScreen(PromptScreen):
         self._heap_unsettled = True
         self.query_one(ResultsList).forget_rows()  # what they show is rebuilt; old entries go
         self.link.masker.forget()
-        notice = status.change_notice(changes)
-        if notice:
+        if notice := status.change_notice(changes):
             self.app.notify(notice, timeout=3, markup=False)
         self._unmark(changes.removed - changes.added)
         self._paint_chrome()
