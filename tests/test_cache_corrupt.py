@@ -174,6 +174,7 @@ DAMAGES: dict[str, Damage] = {
     ),
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
     "another window's cache": rewritten({"days": 7}),
+    "a window that is not a number": rewritten({"days": False}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": entry_column("id", 5),

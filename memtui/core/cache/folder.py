@@ -130,7 +130,7 @@ class CacheFolder:
                     )
                 if header.get("root") != _root_key(root, only):
                     raise CacheCorrupt("it belongs to another folder")
-                if header.get("days") != days:
+                if _window(header.get("days")) != days:
                     raise CacheCorrupt("it was written for another date window")
                 from memtui.core.cache.codec import decode  # numpy: not for `memtui cache`
 
