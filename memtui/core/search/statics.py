@@ -15,7 +15,7 @@ import numpy as np
 from msgspec import Struct
 
 from memtui.core.model import Entry, Multiplier, Source, multiplier_product
-from memtui.core.search.arrays import BoolArray, FloatArray, IntArray
+from memtui.core.search.arrays import BoolArray, FloatArray, IntArray, distinct_rows
 from memtui.core.search.scoring import position_score, recency_values
 from memtui.core.search.slots import (
     SOURCE_CODES,
@@ -185,15 +185,15 @@ def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFacto
         [priorities.get(source.value, 0) for source in SOURCE_ORDER], dtype=np.int64
     )[code]
     evergreen = (code == SOURCE_CODES[Source.LONG_TERM]) & settings.config.evergreen_long_term
-    places_of = list(
-        zip(code.tolist(), places.position.tolist(), places.count.tolist(), strict=True)
+    places_of, place_number = distinct_rows(code, places.position, places.count)
+    place_values = np.fromiter(
+        (
+            position_score(*place_rank(SOURCE_ORDER[source], position, count)[:2])
+            for source, position, count in places_of
+        ),
+        np.float64,
+        len(places_of),
     )
-    value_of = {
-        (source, position, count): position_score(
-            *place_rank(SOURCE_ORDER[source], position, count)[:2]
-        )
-        for source, position, count in dict.fromkeys(places_of)
-    }
     multiplier = np.ones(n)
     if settings.config.boosts or settings.session_boosts:
         by_inputs: dict[tuple[str, tuple[str, ...], str], float] = {}
@@ -210,7 +210,7 @@ def compute_statics(entries: Sequence[Entry], settings: Settings) -> StaticFacto
         recency=recency_values(ages, evergreen, settings.half_life_days),
         source=priority / 100.0,
         priority=priority,
-        position=np.fromiter(map(value_of.__getitem__, places_of), np.float64, n),
+        position=place_values[place_number],
         multiplier=multiplier,
         source_code=code,
         date_ordinal=date_ordinal,
