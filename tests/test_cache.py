@@ -175,6 +175,26 @@ def test_each_window_keeps_a_file_of_its_own_so_alternating_stays_warm(
     assert narrow.files == all_dates.files != thirty.files
 
 
+@pytest.mark.parametrize(("days", "whole"), [(0, True), (7, False)])
+def test_a_cached_index_over_every_files_entries_says_so(
+    memory_root: Path, days: int, whole: bool
+) -> None:
+    """All dates: the slots are the files' entries file after file, so a warm start takes a
+    file it kept as unchanged without comparing it. 7 days: the window hides part of
+    nanobot's HISTORY.md from the index, and files are compared slot by slot."""
+    cached_engine(memory_root, days=days).save_cache()
+    snapshot = CacheFolder().read(memory_root, "", days=days)[0]
+    assert snapshot is not None and snapshot.index is not None
+    assert snapshot.index.whole_files is whole
+    in_files = [entry for file in snapshot.files for entry in file.entries or ()]
+    assert (in_files == list(snapshot.index.slots)) is whole
+    history = memory_root / "nanobot/memory/HISTORY.md"
+    history.write_text(history.read_text() + "\n[2026-11-21 09:00] Deploy notes moved.\n")
+    warm = cached_engine(memory_root, days=days)
+    assert warm.warnings == [] and warm.cache_stale
+    assert_same_engine(warm, fresh_engine(memory_root, days=days))
+
+
 def test_one_root_cache_serves_it_among_several_and_back(tmp_path: Path) -> None:
     alpha, beta = tmp_path / "alpha", tmp_path / "beta"
     layouts.openclaw(alpha)

@@ -238,6 +238,12 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
     ):
         raise CacheCorrupt("index arrays damaged")
     entries = _slot_entries(files, slot_file, slot_entry)
+    # Every row of the table, in order: the table is the files' entries, file after file.
+    whole_files = (
+        isinstance(entries, TableView)
+        and isinstance(entries.rows, range)
+        and entries.rows == range(len(entries.table))
+    )
     segment = Segment(
         words=words,
         word_lengths=np.fromiter(map(len, words), np.float64, len(words)),
@@ -246,7 +252,7 @@ def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIn
         heading=heading,
         body=body,
     )
-    return CachedIndex(entries, segment, lengths)
+    return CachedIndex(entries, segment, lengths, whole_files)
 
 
 def _slot_entries(

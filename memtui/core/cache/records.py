@@ -128,6 +128,9 @@ class CachedIndex(Struct, frozen=True):
     segment: Segment
     lengths: FloatArray
     """Token count per slot."""
+    whole_files: bool = False
+    """The slots are every cached file's `entries`, file after file (the codec found them to
+    be the whole decoded table in order): a file's slots are then its `entries` themselves."""
 
 
 class PairScores(Struct, frozen=True):
