@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 from ui_helpers import demo_app, rows, wait_loaded, wait_until
 
-from memtui.ui.app import MemtuiApp
+from memtui.ui.app import MemtuiApp, size_classes
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.weights import WeightsScreen
@@ -142,3 +142,30 @@ async def test_weights_and_filters_dock_below_the_visible_list(
             if TOP_TITLE[:12] in line or "Deploy checklist" in line
         ]
         assert len(visible_rows) >= 2, "the reranked list is hidden behind the window"
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [
+        ((60, 20), {"-w-small", "-h-small"}),
+        ((80, 24), {"-w-medium", "-h-medium"}),
+        ((119, 35), {"-w-medium", "-h-medium"}),
+        ((160, 45), {"-w-large", "-h-large"}),
+    ],
+)
+async def test_the_main_screen_opens_with_its_size_classes_and_keeps_them_on_resize(
+    size: tuple[int, int], expected: set[str]
+) -> None:
+    """The app gives the main screen its size classes when it makes it (Textual would add them
+    on the first resize, after styling the whole screen once without them), and Textual's
+    resizes then agree with them."""
+    app = demo_app()
+    async with app.run_test(size=size) as pilot:
+        screen = app._main_screen()  # as the app makes it, before it is mounted
+        assert {name for name in screen.classes if name.startswith(("-w-", "-h-"))} == expected
+        await loaded(pilot, app)
+        for width, height in [(70, 30), size]:
+            await pilot.resize_terminal(width, height)
+            await pilot.pause()
+            shown = {name for name in app.screen.classes if name.startswith(("-w-", "-h-"))}
+            assert shown == {name for name, on in size_classes(width, height).items() if on}
