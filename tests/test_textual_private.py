@@ -15,13 +15,14 @@ import hashlib
 import inspect
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 import textual
 from textual._compositor import Compositor
 from textual._styles_cache import StylesCache
 from textual.app import App, ComposeResult
+from textual.binding import BindingType
 from textual.color import Color
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -31,6 +32,7 @@ from textual.scrollbar import ScrollBar
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
+from textual.widgets._footer import FooterKey
 from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
@@ -42,6 +44,7 @@ from memtui.ui.textual_private import (
     start_with_theme,
     update_scrollbars,
 )
+from memtui.ui.widgets.footer import KeysFooter
 
 FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     # the private code memtui calls
@@ -61,6 +64,7 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     "Screen._on_idle (PromptScreen)": (Screen._on_idle, "05781131b10da971"),
     "Timer._run (PromptScreen)": (Timer._run, "60c942a84c1a8765"),
     "App._watch_theme (start_with_theme)": (App._watch_theme, "a6de38d37b42f581"),
+    "FooterKey (keys_born_compact_as)": (FooterKey, "3ee477e7e5814c26"),
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
@@ -236,3 +240,34 @@ async def test_quiet_input_announces_each_change_once_without_growing() -> None:
         await pilot.pause()
         assert sample.changes == ["a", "ab"]
         assert box.value == "ab" and box.virtual_size == width
+
+
+class Keyed(App[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [("x", "bell", "Ring"), ("y", "quit", "Quit")]
+
+    def compose(self) -> ComposeResult:
+        yield KeysFooter()
+
+
+async def test_footer_keys_are_born_with_the_footers_compact(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No key bound to the footer's `compact` is restyled as it mounts; the palette's key,
+    not bound, stays compact as Textual draws it."""
+    restyled: list[Widget] = []
+    update = FooterKey.update_node_styles
+
+    def counted(key: FooterKey, animate: bool = True) -> None:
+        restyled.append(key)
+        update(key, animate)
+
+    monkeypatch.setattr(FooterKey, "update_node_styles", counted)
+    app = Keyed()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        keys = list(app.query(FooterKey))
+        bound = [key for key in keys if not key.has_class("-command-palette")]
+        assert len(bound) == 2
+        assert all(not key.compact and not key.has_class("-compact") for key in bound)
+        assert all(key.compact for key in keys if key not in bound)
+        assert not [key for key in restyled if key in bound]

@@ -6,7 +6,8 @@ recompose mounts and styles every key again (~10 ms at start, half the footer's 
 each key data-binds the footer's `compact`: the binding is a watcher kept in the footer, which
 Textual prunes of removed keys only when `compact` changes, and it never does. So every old
 key, its styles and caches stayed reachable for as long as the screen lived (hundreds after a
-few minutes of use).
+few minutes of use). Its keys are also born with the footer's `compact`, so none is styled
+twice as it mounts.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+
+from memtui.ui.textual_private import keys_born_compact_as
 
 
 class KeysFooter(Footer):
@@ -52,6 +56,10 @@ class KeysFooter(Footer):
         )
         if not unchanged:
             super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        """Textual's keys, each born with the footer's `compact` (see `keys_born_compact_as`)."""
+        yield from keys_born_compact_as(self, super().compose())
 
     async def recompose(self) -> None:
         if not self.is_attached:  # its screen went while this waited for a refresh
