@@ -134,14 +134,11 @@ class Index:
             self.live_chars = sum(entry.text_chars for entry in base)
         self.slot_of = dict(zip(ids, range(len(ids)), strict=True))  # `_claim_slot`, for all
         spans = runs(paths)
-        run_ids: list[int] = []
-        for start, _ in spans:
-            path_id = self._path_ids.setdefault(paths[start], len(self.paths))
-            if path_id == len(self.paths):
-                self.paths.append(paths[start])
-            run_ids.append(path_id)
-        lengths = [stop - start for start, stop in spans]
-        self.path_id = np.repeat(np.asarray(run_ids, dtype=np.int64), lengths)
+        run_paths = [paths[start] for start, _ in spans]
+        self.paths = list(dict.fromkeys(run_paths))  # each path once, first seen first
+        self._path_ids = dict(zip(self.paths, range(len(self.paths)), strict=True))
+        run_ids = np.fromiter(map(self._path_ids.__getitem__, run_paths), np.int64, len(spans))
+        self.path_id = np.repeat(run_ids, [stop - start for start, stop in spans])
         self.main = EMPTY_SEGMENT
         self.delta = EMPTY_SEGMENT
         self._delta_tokens = {}
