@@ -151,12 +151,14 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
                 raise CacheCorrupt("a file record claims more entries than the cache holds")
             room -= count or 0
             paths.extend([path] * (count or 0))
-        entries = decode_entries(container, paths, label)
+        table = decode_entries(container, paths, label).table
         relabel = container.header.get("label", "") != label
         files: list[CachedFile] = []
         at = 0
         for path, mtime, size, inode, ctime, digest, count, unread_count, secrets in rows:
-            own: Sequence[Entry] | None = None if count is None else entries[at : at + count]
+            own: Sequence[Entry] | None = (
+                None if count is None else TableView(table, range(at, at + count))
+            )
             at += count or 0
             if own is not None and relabel:
                 own = _relabelled(own, label)
