@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
@@ -197,9 +197,10 @@ class Store:
         if self._root_missing:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
-        self._files = Snapshot(self._still_valid(seed, scan.found), weigh=file_chars)
+        kept = self._still_valid(seed, scan.found)
+        self._files = Snapshot(kept, weigh=file_chars)
         spool = None if self.spool is None else FileSpool(self.spool, self.label, written)
-        self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool)
+        self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool, checked=kept)
         if spool is not None:
             spool.finish()
         self._rebuild_all()
@@ -375,9 +376,12 @@ class Store:
         forced: set[str],
         touched: set[str],
         spool: FileSpool | None = None,
+        checked: Collection[str] = (),
     ) -> None:
         """Make the records under each scanned scope match its scan, reading new or changed
-        files (a scope's known paths come from the sorted indexes: a batch costs its hints)."""
+        files (a scope's known paths come from the sorted indexes: a batch costs its hints).
+        `checked`: paths whose records were just checked against these scans (a load's cache
+        seeds), not compared again (a 50k warm start compared 8,630 signatures twice)."""
         covered_files = {path for scope in scans for path in self._file_index.under(scope)}
         covered_skips = {path for scope in scans for path in self._skip_index.under(scope)}
         found: dict[str, os.stat_result] = {}
@@ -394,7 +398,7 @@ class Store:
         touched |= gone
         new_files: dict[str, FileRecord] = {}
         known = self._files.view()
-        for path in sorted(found):
+        for path in sorted(found.keys() - checked):
             old = known.get(path)
             signature = file_signature(found[path])
             if (
