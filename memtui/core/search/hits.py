@@ -110,8 +110,13 @@ class RankContext(Struct):
         if limit is not None and limit <= 0:
             return np.zeros(0, dtype=np.int64)
         slots = self.candidates
-        if not self.browse and limit is not None and limit < len(slots):
-            positions = np.flatnonzero(self.scores >= top_threshold(self.scores, limit))
+        if limit is not None and limit < len(slots):
+            if self.browse:  # newest first: only the entries as new as the limit-th newest
+                when = self.statics.when[slots]
+                newest = np.partition(when, len(when) - limit)[len(when) - limit]
+                positions = np.flatnonzero(when >= newest)
+            else:
+                positions = np.flatnonzero(self.scores >= top_threshold(self.scores, limit))
             slots = slots[positions]
         else:
             positions = np.arange(len(slots))
