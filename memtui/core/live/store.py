@@ -184,9 +184,8 @@ class Store:
     ) -> None:
         """Scan the whole root and (re)load everything in the window. `seed` is what a cache
         remembers of the files: a file whose stat (and, where the stat is ambiguous, content
-        digest) still matches keeps its cached entries; every other file is read, so the result
-        equals a load without a seed. `scan` is the root's `scan_root` if made already (while
-        the cache was read); `written` is told of each spooled table."""
+        digest) still matches keeps its cached entries; every other file is read, as without a
+        seed. `scan`: the root's `scan_root` if made already; `written`: told of each table."""
         self._files = NO_FILES
         self._skipped = Snapshot()
         self._file_index = PathIndex()
@@ -197,8 +196,7 @@ class Store:
         if self._root_missing:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
-        kept = self._still_valid(seed, scan.found)
-        self._files = Snapshot(kept, weigh=file_chars)
+        self._files = Snapshot(kept := self._still_valid(seed, scan.found), weigh=file_chars)
         spool = None if self.spool is None else FileSpool(self.spool, self.label, written)
         self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool, checked=kept)
         if spool is not None:
@@ -379,9 +377,8 @@ class Store:
         checked: Collection[str] = (),
     ) -> None:
         """Make the records under each scanned scope match its scan, reading new or changed
-        files (a scope's known paths come from the sorted indexes: a batch costs its hints).
-        `checked`: paths whose records were just checked against these scans (a load's cache
-        seeds), not compared again (a 50k warm start compared 8,630 signatures twice)."""
+        files (a scope's known paths come from the sorted indexes: a batch costs its hints),
+        except `checked` ones, just checked against the scans (a load's cache seeds)."""
         covered_files = {path for scope in scans for path in self._file_index.under(scope)}
         covered_skips = {path for scope in scans for path in self._skip_index.under(scope)}
         found: dict[str, os.stat_result] = {}
