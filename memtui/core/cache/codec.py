@@ -151,7 +151,7 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
                 raise CacheCorrupt("a file record claims more entries than the cache holds")
             room -= count or 0
             paths.extend([path] * (count or 0))
-        table = decode_entries(container, paths, label).table
+        table = decode_entries(container, paths, label)
         relabel = container.header.get("label", "") != label
         files: list[CachedFile] = []
         at = 0

@@ -262,8 +262,8 @@ def _utf8_length(text: str) -> int:
 # --- decoding ------------------------------------------------------------------------------
 
 
-def decode_entries(container: Container, paths: Sequence[str], label: str) -> TableView:
-    """The cached entries in order, `paths[i]` being entry i's file, as a view over their
+def decode_entries(container: Container, paths: Sequence[str], label: str) -> EntryTable:
+    """The cached entries in order, `paths[i]` being entry i's file, as a table of their
     checked columns (entries are made when looked at); raises CacheCorrupt."""
     strings = container.json("entries")
     ends = container.array("body_ends", lambda dtype: dtype == np.int64)
@@ -299,7 +299,7 @@ def decode_entries(container: Container, paths: Sequence[str], label: str) -> Ta
         table = EntryTable(paths, columns, headings, bodies, number, label)
     except (ValueError, TypeError, IndexError, KeyError, OverflowError) as exc:
         raise CacheCorrupt(f"damaged entries ({type(exc).__name__}: {exc})") from None
-    return TableView(table, range(len(paths)))
+    return table
 
 
 def _check(
