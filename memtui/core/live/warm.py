@@ -104,14 +104,15 @@ class WarmIndex(Struct, frozen=True):
 def warm_index(stores: Sequence[Store], seeds: Sequence[RootSnapshot | None]) -> WarmIndex | None:
     """The index to start from, or None when a root has no cached index or so much changed
     that building afresh is cheaper than updating."""
-    indexes = [seed.index if seed is not None else None for seed in seeds]
-    if not stores or any(index is None for index in indexes):
+    usable = [
+        (seed.index, seed.files) for seed in seeds if seed is not None and seed.index is not None
+    ]
+    if not stores or len(usable) < len(stores):
         return None
-    cached = [index for index in indexes if index is not None]
     changes: dict[str, Sequence[Entry]] = {}
-    for store, seed in zip(stores, seeds, strict=True):
-        if seed is not None and seed.index is not None:
-            changes.update(_changed_files(store, seed.index, seed.files))
+    for store, (index, files) in zip(stores, usable, strict=True):
+        changes.update(_changed_files(store, index, files))
+    cached = [index for index, _ in usable]
     total = sum(len(index.slots) for index in cached)
     if sum(len(entries) for entries in changes.values()) > max(COMPACT_MIN_DELTA, total // 4):
         return None
