@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 import unicodedata
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,38 +79,50 @@ def key_event(character: str) -> events.Key:
     return events.Key(name, character)
 
 
-async def wait_for_paint(app: TimedApp, screen: MainScreen, query: str, generation: int) -> float:
-    """Wait until `query` is in the box and search `generation` (or newer) is painted."""
-    deadline = time.perf_counter() + PAINT_TIMEOUT_S
-    while screen.query_text != query or app.painted_generation < generation:
+async def until_painted(
+    app: TimedApp, done: Callable[[], bool], deadline: float, poll: float, failure: str
+) -> None:
+    """Wait until `done()`, looking again at each of the app's paints (and every `poll` s);
+    TimeoutError(`failure`) at `deadline`. The times measured are the ones `results_painted`
+    took, not when this wakes."""
+    while not done():
         remaining = deadline - time.perf_counter()
         if remaining <= 0:
-            raise TimeoutError(f"the app did not repaint its results for {query!r} in time")
+            raise TimeoutError(failure)
         app.paint_signal.clear()
         try:
-            await asyncio.wait_for(app.paint_signal.wait(), timeout=min(remaining, 0.01))
+            await asyncio.wait_for(app.paint_signal.wait(), timeout=min(remaining, poll))
         except TimeoutError:
             continue
+
+
+async def wait_for_paint(app: TimedApp, screen: MainScreen, query: str, generation: int) -> float:
+    """Wait until `query` is in the box and search `generation` (or newer) is painted."""
+    await until_painted(
+        app,
+        lambda: screen.query_text == query and app.painted_generation >= generation,
+        time.perf_counter() + PAINT_TIMEOUT_S,
+        0.01,
+        f"the app did not repaint its results for {query!r} in time",
+    )
     return app.painted_at.get(app.painted_generation, time.perf_counter())
 
 
 async def wait_for_first_results(app: TimedApp, launched: float) -> MainScreen:
-    """Wait for the app's first painted results, woken by its paint (the time is the one
-    `results_painted` took). Polling every millisecond woke the event loop ~600 times during
-    a 50k warm start, and each wake took the GIL from the loader: ~30 ms of main-thread CPU
-    that an app in a terminal does not spend."""
-    while True:
-        app.paint_signal.clear()  # before looking: a paint from now on wakes the wait below
-        screen = app.screen
-        if isinstance(screen, MainScreen) and app.painted_at:
-            return screen
-        remaining = launched + PAINT_TIMEOUT_S - time.perf_counter()
-        if remaining <= 0:
-            raise TimeoutError("the app painted no results")
-        try:
-            await asyncio.wait_for(app.paint_signal.wait(), timeout=min(remaining, 0.05))
-        except TimeoutError:
-            continue
+    """Wait for the app's first painted results, woken by its paint. Polling every
+    millisecond woke the event loop ~600 times during a 50k warm start, and each wake took
+    the GIL from the loader: ~30 ms of main-thread CPU that an app in a terminal does not
+    spend."""
+    await until_painted(
+        app,
+        lambda: isinstance(app.screen, MainScreen) and bool(app.painted_at),
+        launched + PAINT_TIMEOUT_S,
+        0.05,
+        "the app painted no results",
+    )
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
 
 
 @dataclass(frozen=True, slots=True)
