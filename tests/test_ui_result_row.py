@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
@@ -21,8 +22,10 @@ from memtui.ui.widgets.result_row import (
     MARK_GLYPH,
     TITLE_FIRST_CELLS,
     RowCache,
+    RowKey,
     compact_path,
     path_column_width,
+    row_key,
     row_segments,
 )
 from memtui.ui.widgets.results import ResultsList
@@ -190,8 +193,9 @@ def test_while_browsing_a_row_shows_its_date_where_the_score_would_be(
 def test_cached_rows_are_the_rows_laid_out_each_time(
     width: int, options: dict[str, object]
 ) -> None:
-    """A row from the cache is `row_segments` with the list's base style applied, also when
-    its entry's part was kept from the same entry at another rank and score."""
+    """A row from the cache is `row_segments` on the list's base style, padded to the width
+    and simplified, segment for segment: also when its entry's part and its lead's pieces
+    were kept from the same entry at another rank and score."""
     base = Style(color="green", bgcolor="black")
     cache = RowCache(8)
     entry = make_entry(3, "Deploy `billing-api` v2.15.1", "Deployed to staging, then prod.")
@@ -203,11 +207,38 @@ def test_cached_rows_are_the_rows_laid_out_each_time(
         "marked": None,
         **options,
     }
-    for rank, score in ((1, 0.91), (2, 0.87), (12, 0.5)):
+    cursor_style = settings.pop("cursor_style")
+    for rank, score in ((1, 0.91), (2, 0.87), (12, 0.5), (2, 0.87)):
         hit = make_hit(rank, entry, score=score)
-        laid_out = row_segments(hit, width, rank_width=2, style=style_of, **settings)
-        cached = cache.row(hit, width, base, rank_width=2, style=style_of, **settings)
-        assert cached == list(Segment.apply_style(laid_out, base))
+        laid_out = row_segments(
+            hit, width, rank_width=2, style=style_of, cursor_style=cursor_style, **settings
+        )
+        line = Segment.adjust_line_length(list(Segment.apply_style(laid_out, base)), width, base)
+        key = row_key(hit, width, rank_width=2, cursor=cursor_style is not None, **settings)
+        cached = cache.strip(key, base, style=style_of, cursor_style=cursor_style)
+        assert list(cached) == list(Segment.simplify(line))
+        assert cached.cell_length == width
+
+
+def test_a_row_key_is_what_the_row_shows_not_the_hit_s_floats() -> None:
+    """A score that moved in its third decimal draws the same row (the list does not paint
+    it again); one that moved the shown score, or the bar by a cell, does not."""
+    entry = make_entry(3, "Deploy", "body")
+
+    def key(score: float, relevance: float = 0.5) -> RowKey:
+        explanation = make_hit(1, entry, score=score).explanation
+        factors = tuple(
+            replace(factor, contribution=relevance) if factor.name == "relevance" else factor
+            for factor in explanation.factors
+        )
+        hit = Hit(1, entry, score, replace(explanation, factors=factors))
+        return row_key(hit, 100, rank_width=2)
+
+    assert key(0.5012) == key(0.5049)
+    assert key(0.5012) != key(0.5112)
+    assert key(0.5, 0.5) == key(0.5, 0.501)
+    assert key(0.5, 0.5) != key(0.5, 0.2)
+    assert row_key(make_hit(1, entry), 100, rank_width=2, browse=True).score == ""
 
 
 async def test_the_rank_column_fits_the_ranks_on_screen_so_titles_stay_put(

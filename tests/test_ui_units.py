@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
-from rich.segment import Segment
 from rich.style import Style
 from textual.app import App, ComposeResult
+from textual.strip import Strip
 from ui_fakes import FakeEngine, make_entry, make_hit
 
 from memtui.core.model import ChangeSet, Factor, Hit, Source
@@ -29,7 +29,7 @@ from memtui.ui.render import bar, display_title, match_pattern, stacked_cells
 from memtui.ui.status import change_notice
 from memtui.ui.themes import MEMTUI_VARIABLES, load_themes, shipped_theme_files
 from memtui.ui.widgets import lines
-from memtui.ui.widgets.result_row import RowCache
+from memtui.ui.widgets.result_row import RowCache, RowKey
 from memtui.ui.widgets.results import ResultsList
 
 if TYPE_CHECKING:
@@ -233,18 +233,16 @@ async def test_results_list_renders_only_visible_rows_of_a_huge_list(
             yield ResultsList(id="results")
 
     rendered: list[int] = []
-    original = RowCache.row
+    original = RowCache.strip
 
-    def counting(
-        cache: RowCache, hit: Hit, width: int, base: Style, **options: Any
-    ) -> list[Segment]:
+    def counting(cache: RowCache, key: RowKey, base: Style, **options: Any) -> Strip:
         rendered.append(1)
-        return original(cache, hit, width, base, **options)
+        return original(cache, key, base, **options)
 
     app = Host()
     async with app.run_test(size=(100, 20)) as pilot:
         results = app.query_one(ResultsList)
-        monkeypatch.setattr(RowCache, "row", counting)
+        monkeypatch.setattr(RowCache, "strip", counting)
         results.set_hits(hits, keep_id="e400")
         await pilot.pause()
         assert results.selected is not None and results.selected.entry.id == "e400"

@@ -8,8 +8,10 @@ badge, path.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from functools import lru_cache
+from typing import NamedTuple, TypeVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -39,13 +41,63 @@ FULL_BAR_WIDTH = 50
 """A list narrower than this draws its score bars at half length (same scale: a full bar is a
 score of 1), leaving the room to the title."""
 
-RowKey = tuple[
-    Entry, int, float, tuple[tuple[str, float], ...], int, bool, int, bool | None, bool, bool, bool
-]
-"""What one row shows, the key its rendered strip is kept by: entry, rank, score,
-contributions, rank column width, is cursor, width, is marked (None: no mark gutter), is past
-its agent's load line (the badge), its folder is gone (dimmed), browsing (dates, not scores).
-The entry itself, not its id: an edited entry keeps its id and must not show its old title."""
+Bar = tuple[tuple[str, int], ...]
+"""A score bar as drawn: (factor name, cells) per coloured run (`render.stacked_cells`)."""
+
+
+class RowKey(NamedTuple):
+    """What one row shows, the key its rendered strip is kept by.
+
+    The entry itself, not its id: an edited entry keeps its id and must not show its old
+    title. The score and the bar as drawn, not the hit's floats: the next letter often moves
+    a score in its third decimal only, and such a row is not drawn again.
+    """
+
+    entry: Entry
+    rank: int
+    score: str
+    """Two decimals; '' while browsing (rows show dates)."""
+    bar: Bar
+    rank_width: int
+    cursor: bool
+    width: int
+    marked: bool | None
+    """None: no mark gutter."""
+    past_load_line: bool
+    """Its entry starts or runs past its agent's load line (the badge)."""
+    gone: bool
+    """Its folder is gone (the row is dimmed)."""
+    browse: bool
+    """No query terms: the list is newest first, and rows show dates, not scores."""
+
+
+def row_key(
+    hit: Hit,
+    width: int,
+    *,
+    rank_width: int,
+    cursor: bool = False,
+    marked: bool | None = None,
+    past_load_line: bool = False,
+    gone: bool = False,
+    browse: bool = False,
+) -> RowKey:
+    """The row `hit` draws at `width` with these options."""
+    score, bar = ("", ()) if browse else (f"{hit.score:.2f}", _bar(hit.contributions, width))
+    shown = (rank_width, cursor, width, marked, past_load_line, gone, browse)
+    return RowKey(hit.entry, hit.rank, score, bar, *shown)
+
+
+@lru_cache(maxsize=1024)
+def _bar(contributions: tuple[tuple[str, float], ...], width: int) -> Bar:
+    """The bar of these contributions in a list `width` wide. Kept: a row's key asks for it
+    when the list looks for changed rows and again as it paints them."""
+    return tuple(stacked_cells(contributions, _bar_cells(width)))
+
+
+def _bar_cells(width: int) -> int:
+    return BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
+
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -116,33 +168,51 @@ def row_segments(
     Built as segments directly (no Rich layout pass): this runs for every visible row on
     every rerank. Widths are in terminal cells, so wide (CJK) titles truncate correctly.
     """
-    lead, fixed = _lead(hit, width, rank_width, style, cursor_style, marked, gone, browse)
-    part = _entry_part(hit.entry, width, fixed, style, cursor_style, past_load_line, gone, browse)
-    return lead + part
+    key = row_key(
+        hit,
+        width,
+        rank_width=rank_width,
+        cursor=cursor_style is not None,
+        marked=marked,
+        past_load_line=past_load_line,
+        gone=gone,
+        browse=browse,
+    )
+    segments: list[Segment] = []
+    add = _adder(segments, style, cursor_style, gone)
+    pieces = _lead_pieces(key)
+    for text, component, drawing in pieces:
+        add(text, style(component), drawing=drawing)
+    fixed = sum(len(text) for text, _, _ in pieces)
+    return segments + _entry_part(key, fixed, style, cursor_style)
 
 
 class RowCache:
-    """The list's rendered rows, and the entry's part of each (title to path) as laid out.
+    """The list's rendered rows, and the pieces rows are made of, each styled once.
 
     `strips` holds rows by everything a row shows (`RowKey`). They are kept across reranks:
     typing a word's next letter usually keeps most visible rows as they were. The next
-    keystroke's other rows are mostly the same entries at other ranks and scores, and the
-    entry's part, kept by entry and layout, was most of a row's cost. Both hold entries: the
-    list clears them together.
+    keystroke's other rows are mostly the same entries at other ranks and scores, so a row
+    is put together from kept pieces: the entry's part (title to path, laid out, padded to
+    the row's end and styled), kept by entry and layout, and each piece of the lead (rank,
+    score, a bar's colour run), kept by its text. Laying out and styling the whole row made
+    each of a keystroke's ~30 new rows cost ~3x as much. All of them assume the list's
+    styles and hold entries: the list clears them together.
     """
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self.strips: dict[RowKey, Strip] = {}
-        self._parts: dict[tuple[object, ...], list[Segment]] = {}
+        self.strips: OrderedDict[RowKey, Strip] = OrderedDict()
+        self._parts: OrderedDict[tuple[object, ...], list[Segment]] = OrderedDict()
+        self._pieces: OrderedDict[tuple[object, ...], Segment] = OrderedDict()
 
     def clear(self) -> None:
         self.strips.clear()
         self._parts.clear()
+        self._pieces.clear()
 
     def strip(
         self,
-        hit: Hit,
         key: RowKey,
         base: Style,
         *,
@@ -150,136 +220,156 @@ class RowCache:
         cursor_style: Style | None,
         keep: bool = True,
     ) -> Strip:
-        """The row of `hit` that `key` describes, kept or made now; a made row is kept (the
-        oldest goes first once the cache is full) only with `keep`, as in `row`."""
+        """The row `key` describes, kept or made now: `row_segments` on `base`, padded to the
+        width and simplified. A made row, and the entry's part of it, are kept (the oldest
+        go first once full) only with `keep`: not for hits the list has let go of."""
         strip = self.strips.get(key)
-        if strip is None:
-            _, _, _, _, rank_width, _, width, marked, past_load_line, gone, browse = key
-            segments = self.row(
-                hit,
-                width,
-                base,
-                rank_width=rank_width,
-                style=style,
-                cursor_style=cursor_style,
-                marked=marked,
-                past_load_line=past_load_line,
-                gone=gone,
-                browse=browse,
-                keep=keep,
+        if strip is not None:
+            return strip
+        width, gone = key.width, key.gone
+        line: list[Segment] = []
+        fixed = 0
+        for text, component, drawing in _lead_pieces(key):
+            _append_merged(
+                line, self._piece(text, component, drawing, base, style, cursor_style, gone)
             )
-            # Strip's own apply_style / crop_extend / simplify make a Strip (and its caches)
-            # each; done on the segments, a row costs one.
-            line = Segment.adjust_line_length(segments, width, base)
-            strip = Strip(list(Segment.simplify(line)), width)
-            if keep:
-                _keep(self.strips, key, strip, self._size)
+            fixed += len(text)
+        if fixed < width:
+            part_key = (key.entry, width, fixed, cursor_style, key.past_load_line, gone, key.browse)
+            part = self._parts.get(part_key)
+            if part is None:
+                made = _entry_part(key, fixed, style, cursor_style)
+                made = Segment.adjust_line_length(
+                    list(Segment.apply_style(made, base)), width - fixed, base
+                )
+                part = list(Segment.simplify(made))
+                if keep:
+                    _keep(self._parts, part_key, part, self._size)
+            if part:
+                _append_merged(line, part[0])
+                line += part[1:]
+        else:  # no room past the lead (a very narrow list): the lead is cut at the edge
+            line = list(Segment.simplify(Segment.adjust_line_length(line, width, base)))
+        strip = Strip(line, width)
+        if keep:
+            _keep(self.strips, key, strip, self._size)
         return strip
 
-    def row(
+    def _piece(
         self,
-        hit: Hit,
-        width: int,
+        text: str,
+        component: str,
+        drawing: bool,
         base: Style,
-        *,
-        rank_width: int,
         style: StyleOf,
         cursor_style: Style | None,
-        marked: bool | None,
-        past_load_line: bool,
         gone: bool,
-        browse: bool,
-        keep: bool = True,
-    ) -> list[Segment]:
-        """`row_segments` of these, each segment's style on top of `base`; the entry's part is
-        kept only with `keep` (not for rows of hits the list has let go of)."""
-        lead, fixed = _lead(hit, width, rank_width, style, cursor_style, marked, gone, browse)
-        key = (hit.entry, width, fixed, cursor_style, past_load_line, gone, browse)
-        part = self._parts.get(key)
-        if part is None:
-            made = _entry_part(
-                hit.entry, width, fixed, style, cursor_style, past_load_line, gone, browse
-            )
-            part = list(Segment.apply_style(made, base))
-            if keep:
-                _keep(self._parts, key, part, self._size)
-        return [*Segment.apply_style(lead, base), *part]
+    ) -> Segment:
+        """One piece of a row's lead in its style on the row (a kept one when it has been)."""
+        key = (text, component, drawing, cursor_style, gone)
+        piece = self._pieces.get(key)
+        if piece is None:
+            piece_style = _on_row(style(component), style, cursor_style, gone, drawing=drawing)
+            piece = Segment(text, base + piece_style)
+            _keep(self._pieces, key, piece, self._size)
+        return piece
 
 
-def _keep(cache: dict[K, V], key: K, value: V, size: int) -> None:
-    """Put `value` in `cache`, first dropping the oldest if `size` are kept already."""
+def _append_merged(line: list[Segment], segment: Segment) -> None:
+    """Append `segment` to `line`, joined to the last one when they share a style: what
+    `Segment.simplify` makes of the whole line, so rows are the segments they always were."""
+    if line and line[-1].style == segment.style:
+        line[-1] = Segment(line[-1].text + segment.text, segment.style)
+    else:
+        line.append(segment)
+
+
+def _keep(cache: OrderedDict[K, V], key: K, value: V, size: int) -> None:
+    """Put `value` in `cache`, first dropping the oldest if `size` are kept already (an
+    `OrderedDict` does that at once; a dict's first key is found past every slot its
+    deletions left, ~10 µs a row once the cache was full)."""
     if len(cache) >= size:
-        del cache[next(iter(cache))]
+        cache.popitem(last=False)
     cache[key] = value
+
+
+def _on_row(
+    piece_style: Style,
+    style: StyleOf,
+    cursor_style: Style | None,
+    gone: bool,
+    *,
+    drawing: bool,
+) -> Style:
+    """A piece's style on its row. On the cursor row text takes the cursor's colour (the theme
+    keeps that readable on the cursor's background); a `drawing` (the bar) keeps its own. A
+    gone folder's row is dimmed: its text in the dimmed colour, its bar faint."""
+    if cursor_style is not None:
+        on_cursor = cursor_style + piece_style
+        return on_cursor if drawing else on_cursor + Style(color=cursor_style.color)
+    if gone:
+        return piece_style + (Style(dim=True) if drawing else style("results--gone"))
+    return piece_style
 
 
 def _adder(
     segments: list[Segment], style: StyleOf, cursor_style: Style | None, gone: bool
 ) -> Callable[..., None]:
-    """`add(text, style, drawing=False)` appending to `segments`. On the cursor row text takes
-    the cursor's colour (the theme keeps that readable on the cursor's background); a `drawing`
-    (the bar) keeps its own. A gone folder's row is dimmed: its text in the dimmed colour, its
-    bar faint. A plain row (most of them) only appends."""
-    if cursor_style is not None:
-        colour = Style(color=cursor_style.color)
+    """`add(text, style, drawing=False)` appending to `segments`, each piece in its style on
+    the row (`_on_row`). A plain row (most of them) only appends."""
+    if cursor_style is None and not gone:
 
-        def add_on_cursor(text: str, piece_style: Style, *, drawing: bool = False) -> None:
-            piece_style = cursor_style + piece_style
-            segments.append(Segment(text, piece_style if drawing else piece_style + colour))
+        def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+            segments.append(Segment(text, piece_style))
 
-        return add_on_cursor
-    if gone:
-        dimmed, faint = style("results--gone"), Style(dim=True)
+        return add
 
-        def add_dimmed(text: str, piece_style: Style, *, drawing: bool = False) -> None:
-            segments.append(Segment(text, piece_style + (faint if drawing else dimmed)))
+    def add_on_row(text: str, piece_style: Style, *, drawing: bool = False) -> None:
+        segments.append(
+            Segment(text, _on_row(piece_style, style, cursor_style, gone, drawing=drawing))
+        )
 
-        return add_dimmed
-
-    def add(text: str, piece_style: Style, *, drawing: bool = False) -> None:
-        segments.append(Segment(text, piece_style))
-
-    return add
+    return add_on_row
 
 
-def _lead(
-    hit: Hit,
-    width: int,
-    rank_width: int,
-    style: StyleOf,
-    cursor_style: Style | None,
-    marked: bool | None,
-    gone: bool,
-    browse: bool,
-) -> tuple[list[Segment], int]:
-    """The row's gutter, rank and score area, and the cells they take with the space after."""
-    segments: list[Segment] = []
-    add = _adder(segments, style, cursor_style, gone)
-    gutter = 0 if marked is None else 2
-    if marked is not None:
-        add(f"{MARK_GLYPH if marked else ' '} ", style("results--mark"))
-    add(f"{hit.rank:>{rank_width}} ", style("results--rank"))
-    bar_cells = BAR_CELLS if width >= FULL_BAR_WIDTH else BAR_CELLS // 2
-    date = date_label(hit.entry)[:10].ljust(10) if browse else ""
-    lead = _score_area(hit, date, bar_cells, browse=browse)
-    for text, component, drawing in lead:
-        add(text, style(component), drawing=drawing)
-    score_cells = sum(len(text) for text, _, _ in lead) - 1
-    return segments, gutter + rank_width + 1 + score_cells + 1
+def _lead_pieces(key: RowKey) -> list[tuple[str, str, bool]]:
+    """The row's mark gutter, rank and score area with the space after, as (text, component
+    class, is a drawing): the entry's part starts as many cells in as they have characters.
+
+    While browsing (newest first, where a score would say nothing about the order) the date
+    stands where the score and its bar would be, `11-26` when the bar would be half length.
+    """
+    pieces: list[tuple[str, str, bool]] = []
+    if key.marked is not None:
+        pieces.append((f"{MARK_GLYPH if key.marked else ' '} ", "results--mark", False))
+    pieces.append((f"{key.rank:>{key.rank_width}} ", "results--rank", False))
+    bar_cells = _bar_cells(key.width)
+    if key.browse:
+        date = date_label(key.entry)[:10].ljust(10)
+        shown = date if bar_cells == BAR_CELLS else date[5:10]
+        return [*pieces, (f"{shown} ", "results--date", False)]
+    pieces.append((f"{key.score} ", "results--score", False))
+    used = 0
+    for name, cells in key.bar:
+        pieces.append(("▆" * cells, f"results--{name}", True))
+        used += cells
+    pieces.append(("▆" * (bar_cells - used) + " ", "results--bar-empty", True))
+    return pieces
 
 
 def _entry_part(
-    entry: Entry,
-    width: int,
-    fixed: int,
-    style: StyleOf,
-    cursor_style: Style | None,
-    past_load_line: bool,
-    gone: bool,
-    browse: bool,
+    key: RowKey, fixed: int, style: StyleOf, cursor_style: Style | None
 ) -> list[Segment]:
     """The row after its score area, `fixed` cells in: root tag, gone glyph, load-line badge,
-    title, file name, date, source badge, path."""
+    title, file name, date, source badge, path. Only the entry and the row's layout count
+    (not its rank or score): the list keeps it for the entry's next row."""
+    entry, width, past_load_line, gone, browse = (
+        key.entry,
+        key.width,
+        key.past_load_line,
+        key.gone,
+        key.browse,
+    )
     segments: list[Segment] = []
     add = _adder(segments, style, cursor_style, gone)
     label = date_label(entry)[:10]
@@ -327,20 +417,3 @@ def _entry_part(
     if path_width:
         add(fit(compact_path(entry.path, path_width), path_width), style("results--path"))
     return segments
-
-
-def _score_area(
-    hit: Hit, date: str, bar_cells: int, *, browse: bool
-) -> list[tuple[str, str, bool]]:
-    """The row's lead after the rank, as (text, component class, is a drawing): the score and
-    its stacked factor bar, or while browsing (newest first, where a score would say nothing
-    about the order) the date, `11-26` when the bar would be half length."""
-    if browse:
-        return [(f"{date if bar_cells == BAR_CELLS else date[5:10]} ", "results--date", False)]
-    area = [(f"{hit.score:.2f} ", "results--score", False)]
-    used = 0
-    for name, cells in stacked_cells(hit.contributions, bar_cells):
-        area.append(("▆" * cells, f"results--{name}", True))
-        used += cells
-    area.append(("▆" * (bar_cells - used) + " ", "results--bar-empty", True))
-    return area

@@ -22,7 +22,7 @@ from memtui.core.search.hits import position_of
 from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import line_runs, set_virtual_size
-from memtui.ui.widgets.result_row import RowCache, RowKey
+from memtui.ui.widgets.result_row import RowCache, RowKey, row_key
 
 STRIP_CACHE_ROWS = 400
 """Rendered rows kept (the oldest go first): a few screens' worth, what a rerank or a scroll
@@ -391,28 +391,22 @@ class ResultsList(ScrollView, can_focus=True):
         self._painted_rows[y] = None if self._hits_forgotten else key
         cursor = self._cursor_style() if index == self.cursor else None
         keep = not self._hits_forgotten
-        return self._rows.strip(
-            self.hits[index], key, base, style=self._style, cursor_style=cursor, keep=keep
-        )
+        return self._rows.strip(key, base, style=self._style, cursor_style=cursor, keep=keep)
 
     def _row_key(self, index: int, width: int, rank_width: int) -> RowKey | None:
         """Everything row `index` shows (None: past the end, a blank line)."""
         if not 0 <= index < len(self.hits):
             return None
         hit = self.hits[index]
-        marked = hit.entry.id in self.marks if self._gutter() else None
-        return (
-            hit.entry,
-            hit.rank,
-            hit.score,
-            hit.contributions,
-            rank_width,
-            index == self.cursor,
+        return row_key(
+            hit,
             width,
-            marked,
-            hit.entry.id in self.past_load_line,
-            hit.entry.root in self.gone,
-            self.browse,
+            rank_width=rank_width,
+            cursor=index == self.cursor,
+            marked=hit.entry.id in self.marks if self._gutter() else None,
+            past_load_line=hit.entry.id in self.past_load_line,
+            gone=hit.entry.root in self.gone,
+            browse=self.browse,
         )
 
     def _rank_width(self) -> int:
