@@ -24,14 +24,15 @@ if TYPE_CHECKING:  # names for the fields only: `memtui cache` reads the records
     from memtui.core.search.arrays import FloatArray, HashArray
     from memtui.core.search.segment import Segment
 
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 """Bumped whenever what is cached, or how, changes: a cache of another version is rebuilt.
 That includes the parser giving other entries for the same file (2: derived titles skip
 tables, rules and code, and unwrap bold/italic; 3: bodies end at byte offsets, so they are
 decoded a piece at a time; 4: a file's signature holds its ctime; 5: each piece of bodies has
 its own checksum, so a body is read when its entry is made; 6: heading paths are ids into one
 list of distinct headings; 7: a file's secrets scan, once `health` ran it; 8: each entry's text
-and topic hashes). Code changes are also caught without a bump: see `code_fingerprint`."""
+and topic hashes; 9: 16 bodies a piece, not 64). Code changes are also caught without a bump:
+see `code_fingerprint`."""
 
 
 _CORE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
