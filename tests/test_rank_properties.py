@@ -14,7 +14,7 @@ from reference_rank import make_entry, reference_scores
 
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
-from memtui.core.search.hits import RankedHits
+from memtui.core.search.hits import RankedHits, first_rows
 from memtui.core.search.query import QueryError, parse_query
 from memtui.core.settings.config import FACTOR_NAMES, Boost, Config
 
@@ -245,6 +245,25 @@ def test_lazy_hits_equal_the_eager_order(data: st.DataObject, config: Config, he
         assert hit.contributions == factors == fresh.contributions
         assert [name for name, _ in factors] == list(FACTOR_NAMES)
         assert hit.score == fresh.score == hit.explanation.score
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), config=CONFIGS, count=st.integers(min_value=0, max_value=8))
+def test_first_rows_bars_are_each_hit_s_own_numbers(
+    data: st.DataObject, config: Config, count: int
+) -> None:
+    """The first rows' bar numbers, worked out together in one numpy pass, are bit for bit
+    what each hit's explanation gives; so are any slots', results or not, while browsing too."""
+    entries = data.draw(corpora())
+    query = data.draw(st.sampled_from(["", *EXTRAS[1:4]])) + " " + data.draw(queries(entries))
+    engine = engine_for(entries, config)
+    context = engine._context(parse_query(query))
+    first = first_rows(RankedHits(context, None), count)
+    assert len(first) == min(count, context.candidates.size)
+    for hit in first:
+        assert hit.contributions == tuple((f.name, f.contribution) for f in hit.explanation.factors)
+    slots = data.draw(st.lists(st.integers(min_value=0, max_value=len(entries) - 1), max_size=6))
+    assert context.contributions_of(slots) == [context.factor_contributions(s) for s in slots]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

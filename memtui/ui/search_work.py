@@ -19,7 +19,7 @@ from memtui.core.health.check import load_line_cuts
 from memtui.core.live.engine import Engine
 from memtui.core.live.tuning import MAX_SESSION_BOOST
 from memtui.core.places.loads import root_session_chars
-from memtui.core.search.hits import position_of
+from memtui.core.search.hits import first_rows, position_of
 from memtui.core.search.query import QueryError
 from memtui.ui import messages
 from memtui.ui.heap import loading
@@ -119,9 +119,7 @@ def search(
         return messages.SearchFailed(generation, str(exc))
     if outdated(generation):
         return None
-    first = result.hits[: asked.rows]  # made here, so the list paints them without reading
-    for hit in first:
-        hit.contributions  # noqa: B018 (worked out here and kept by the hit, see FIRST_ROWS)
+    first = first_rows(result.hits, asked.rows)
     if keep_id is not None and all(hit.entry.id != keep_id for hit in first):
         position_of(result.hits, keep_id)
     return messages.SearchDone(generation, result, keep_id)

@@ -155,6 +155,29 @@ class RankContext(Struct):
         contributions = self.score_parts(slot)[0]
         return tuple((name, contributions[name]) for name in FACTOR_NAMES)
 
+    def contributions_of(self, slots: list[int]) -> list[tuple[tuple[str, float], ...]]:
+        """`factor_contributions` of each of `slots`, worked out in one numpy pass (a
+        results list's first rows: ~20 µs a row one at a time). The same float64 products
+        of the same values, so the numbers are bit for bit the scalar path's."""
+        chosen = np.asarray(slots, dtype=np.int64)
+        relevance = np.zeros(len(chosen))
+        if len(self.candidates) and not self.browse:
+            at = np.minimum(np.searchsorted(self.candidates, chosen), len(self.candidates) - 1)
+            found = self.candidates[at] == chosen
+            relevance[found] = self.relevance[at[found]]
+        statics = self.statics
+        values = {
+            "relevance": relevance,
+            "source": statics.source[chosen],
+            "recency": statics.recency[chosen],
+            "position": statics.position[chosen],
+        }
+        weights = self.settings.weights
+        columns = [
+            (weights[name] * values[name].astype(np.float64)).tolist() for name in FACTOR_NAMES
+        ]
+        return [tuple(zip(FACTOR_NAMES, row, strict=True)) for row in zip(*columns, strict=True)]
+
     def score_parts(self, slot: int) -> tuple[dict[str, float], float, float]:
         """(name -> weight × value per factor, base, score) of a slot: the scalar twin of the
         vectorised scoring in `Ranker._context`."""
@@ -329,6 +352,17 @@ class LazyHit(Hit):
         return self._contributions
 
 
+def first_rows(hits: Sequence[Hit], count: int) -> Sequence[Hit]:
+    """The first `count` of `hits`, made with their bars' numbers: a results list's first
+    rows, worked out off the event loop (kept by the hits)."""
+    if isinstance(hits, RankedHits):
+        return hits.head(count)
+    first = hits[:count]
+    for hit in first:
+        hit.contributions  # noqa: B018 (a plain hit has them at hand)
+    return first
+
+
 KEEP_SEARCH_DEPTH = 500
 """How far down a new ranking the selected entry is looked for."""
 
@@ -372,6 +406,16 @@ class RankedHits(Sequence[Hit]):
 
     def __repr__(self) -> str:
         return f"RankedHits({self._length} hits)"
+
+    def head(self, count: int) -> tuple[Hit, ...]:
+        """The first `count` hits, with their bars' numbers worked out together: what a
+        results list shows first (`LazyHit.contributions`)."""
+        hits = tuple(self._hit(at) for at in range(min(count, self._length)))
+        waiting = [hit for hit in hits if hit._contributions is None]
+        slots = [hit._source[1] for hit in waiting]
+        for hit, numbers in zip(waiting, self._context.contributions_of(slots), strict=True):
+            object.__setattr__(hit, "_contributions", numbers)
+        return hits
 
     def _hit(self, at: int) -> LazyHit:
         hit = self._hits.get(at)
