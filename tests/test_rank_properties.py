@@ -14,8 +14,8 @@ from reference_rank import make_entry, reference_scores
 
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Source
-from memtui.core.search.hits import RankedHits, first_rows
 from memtui.core.search.query import QueryError, parse_query
+from memtui.core.search.ranked_hits import RankedHits, first_rows
 from memtui.core.settings.config import FACTOR_NAMES, Boost, Config
 
 TODAY = dt.date(2026, 6, 1)

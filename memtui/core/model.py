@@ -177,7 +177,7 @@ class ChangeSet(Struct, frozen=True):
 
 
 # --- ranking results -------------------------------------------------------------------------
-# Produced by the ranker (`core.search.rank`, `core.search.hits`), read by the CLI and the UI.
+# Produced by the ranker (`core.search.rank`, `core.search.ranked_hits`), read by the CLI and UI.
 # The explanation is built by the same code that computes the score, so
 # `Explanation.score == Hit.score` always.
 
@@ -299,7 +299,7 @@ class Explanation(Struct, frozen=True):
 class Hit:
     """One ranked result: the entry, its score and why it ranked there.
 
-    A slotted class, not a `Struct` like the other records: `LazyHit` (`core.search.hits`)
+    A slotted class, not a `Struct` like the other records: `LazyHit` (`core.search.ranked_hits`)
     fills in its explanation on first access, which a frozen `Struct` does not allow. Not a
     dataclass either: `dataclasses` and the compiles of a frozen class's methods were ~2.5 ms
     of every `rank`'s start. Read-only all the same: attributes are set in `__init__` only,

@@ -19,8 +19,8 @@ from memtui.core.health.check import load_line_cuts
 from memtui.core.live.engine import Engine
 from memtui.core.live.tuning import MAX_SESSION_BOOST
 from memtui.core.places.loads import root_session_chars
-from memtui.core.search.hits import first_rows, position_of
 from memtui.core.search.query import QueryError
+from memtui.core.search.ranked_hits import first_rows, position_of
 from memtui.ui import messages
 from memtui.ui.heap import loading
 

@@ -40,10 +40,9 @@ Rows = range | IntArray
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
 NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
 """The number columns an entry is made of, in `EntryTable.entry`'s order."""
-NUMBER_CHUNK = 64
-"""Rows whose numbers are converted together when rows are made in order (`_numbers_of`)."""
-NUMBER_CHUNKS = 64
-"""Chunks of rows whose numbers stay converted, all tables together: ~1 MB at most."""
+NUMBER_CHUNK = NUMBER_CHUNKS = 64
+"""Rows whose numbers are converted together when rows are made in order (`_numbers_of`), and
+chunks of them that stay converted, all tables together: ~1 MB at most."""
 _converted: dict[tuple[int, int], list[tuple[int, ...]]] = {}
 """The chunks converted last, oldest first, by (table number, chunk). One bound for every table:
 a cold load makes a table per SPOOL_ROWS entries, and NUMBER_CHUNKS each kept every row of
@@ -52,10 +51,8 @@ _table_numbers = itertools.count()
 
 
 BODY_PIECE = 16
-"""Bodies per piece of the bodies section, each with its own checksum: what is read, checked
-and decoded to make one entry (~13 KB at 50,000 entries). A keystroke makes the hits it shows,
-~12 new ones each reading a piece: at 64 bodies a piece (~50 KB), that was 0.8 ms of the
-search's ~4.5 ms."""
+"""Bodies per piece, each with its own checksum: what is read, checked and decoded to make one
+entry (~13 KB at 50,000 entries; at 64, a keystroke's ~12 new hits took 0.8 ms of its 4.5)."""
 CACHE_DAMAGED = (
     "this entry's text could not be read back from memtui's cache, which is damaged: the "
     "cache is removed, and the next start reads the folder again"

@@ -18,7 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from memtui.core.model import Entry, Hit, Source
-from memtui.core.search.hits import position_of
+from memtui.core.search.ranked_hits import position_of
 from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import line_runs, set_virtual_size
