@@ -180,7 +180,7 @@ def test_while_browsing_a_row_shows_its_date_where_the_score_would_be(
     assert "2026-11-01 daily" not in browsing  # no second date column (the path may say it)
 
 
-@pytest.mark.parametrize("width", [30, 60, 140])
+@pytest.mark.parametrize("width", [12, 30, 60, 140])
 @pytest.mark.parametrize(
     "options",
     [
