@@ -62,13 +62,9 @@ class LazyHit(Hit):
 
 def first_rows(hits: Sequence[Hit], count: int) -> Sequence[Hit]:
     """The first `count` of `hits`, made with their bars' numbers: a results list's first
-    rows, worked out off the event loop (kept by the hits)."""
-    if isinstance(hits, RankedHits):
-        return hits.head(count)
-    first = hits[:count]
-    for hit in first:
-        hit.contributions  # noqa: B018 (a plain hit has them at hand)
-    return first
+    rows, worked out off the event loop and kept by the hits. Hits that are not lazy (a
+    test's list) have their numbers in their explanation already."""
+    return hits.head(count) if isinstance(hits, RankedHits) else hits[:count]
 
 
 KEEP_SEARCH_DEPTH = 500
