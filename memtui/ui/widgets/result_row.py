@@ -83,16 +83,17 @@ def row_key(
     browse: bool = False,
 ) -> RowKey:
     """The row `hit` draws at `width` with these options."""
-    score, bar = ("", ()) if browse else (f"{hit.score:.2f}", _bar(hit.contributions, width))
+    bar: Bar = () if browse else _bar(hit.contributions, _bar_cells(width))
+    score = "" if browse else f"{hit.score:.2f}"
     shown = (rank_width, cursor, width, marked, past_load_line, gone, browse)
     return RowKey(hit.entry, hit.rank, score, bar, *shown)
 
 
 @lru_cache(maxsize=1024)
-def _bar(contributions: tuple[tuple[str, float], ...], width: int) -> Bar:
-    """The bar of these contributions in a list `width` wide. Kept: a row's key asks for it
-    when the list looks for changed rows and again as it paints them."""
-    return tuple(stacked_cells(contributions, _bar_cells(width)))
+def _bar(contributions: tuple[tuple[str, float], ...], cells: int) -> Bar:
+    """The bar of these contributions, `cells` long. Kept: a row's key asks for it when the
+    list looks for changed rows and again as it paints them."""
+    return tuple(stacked_cells(contributions, cells))
 
 
 def _bar_cells(width: int) -> int:
