@@ -3,6 +3,7 @@ rules (where, how many, never under a root), and a damaged cache is rebuilt, nev
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import threading
 import time
@@ -136,6 +137,35 @@ def test_another_window_or_day_than_the_cached_one(
     assert isinstance(today, type(TODAY))
     warm = cached_engine(memory_root, days=days, today=today)
     assert_same_engine(warm, fresh_engine(memory_root, days=days, today=today))
+
+
+@pytest.mark.parametrize("shift", [-4, 0, 3])
+def test_an_old_daily_note_the_cache_left_unread_is_trusted_only_while_the_window_holds(
+    tmp_path: Path, shift: int
+) -> None:
+    """A cache keeps where its window started: a note it left unread is still hidden while
+    the window starts no earlier, without its path being classified again (a tenth of a warm
+    50k `rank`). A window that starts earlier (the clock went back) reads it as a fresh load
+    does."""
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    for age in (1, 5, 10, 40):
+        day = TODAY - dt.timedelta(days=age)
+        note = memory / f"{day.isoformat()}.md"
+        note.write_text(f"## Day {age}\ndeploy notes {age}\n")
+        an_hour_ago = time.time_ns() - 3_600 * 10**9  # settled: its entry count is kept
+        os.utime(note, ns=(an_hour_ago, an_hour_ago))
+    cold = cached_engine(tmp_path, days=7)
+    assert cold.search("deploy").hidden_by_window == 2  # counted, so the cache keeps the counts
+    cold.save_cache()
+    snapshot = CacheFolder().read(tmp_path, "", days=7)[0]
+    assert snapshot is not None and snapshot.unread_before == TODAY - dt.timedelta(days=7)
+    today = TODAY + dt.timedelta(days=shift)
+    warm = cached_engine(tmp_path, days=7, today=today)
+    assert_same_engine(warm, fresh_engine(tmp_path, days=7, today=today), ["deploy", ""])
+    oldest = warm.stores[0].records()[f"memory/{(TODAY - dt.timedelta(days=40)).isoformat()}.md"]
+    assert oldest.outside and oldest.entries is None
+    assert (oldest.known_kind is None) == (shift >= 0)
 
 
 def test_a_file_name_that_is_not_utf8_stays_warm(memory_root: Path) -> None:

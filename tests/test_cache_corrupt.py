@@ -175,6 +175,8 @@ DAMAGES: dict[str, Damage] = {
     "another folder's cache": rewritten({"root": "/somewhere/else"}),
     "another window's cache": rewritten({"days": 7}),
     "a window that is not a number": rewritten({"days": False}),
+    "a window start that is not a day": rewritten({"unread_before": "2026-13-01"}),
+    "a window start that is a number": rewritten({"unread_before": 20261121}),
     "entries that are not JSON": rewritten(section="entries", data=b"[[1,2"),
     "entries of the wrong shape": rewritten(section="entries", data=b"[[1,2,3]]"),
     "an id that is a number": entry_column("id", 5),

@@ -10,9 +10,10 @@ are open: a cache written under another label is relabelled on load.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import islice
 from operator import lt
 from typing import Any
@@ -117,7 +118,19 @@ def decode(container: Container, label: str) -> RootSnapshot:
         files = _decode_files(container, label)
         index = _decode_index(container, files) if container.has("words") else None
     pairs = _decode_pairs(container) if container.has("pair_scorer") else None
-    return RootSnapshot(files, index, pairs)
+    return RootSnapshot(files, index, pairs, _unread_before(container.header))
+
+
+def _unread_before(header: dict[str, Any]) -> dt.date | None:
+    """The window start the header names (caches written before it was kept name none);
+    raises CacheCorrupt."""
+    value = header.get("unread_before")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        with suppress(ValueError):
+            return dt.date.fromisoformat(value)
+    raise CacheCorrupt(f"damaged window start {value!r:.40}")
 
 
 def _decode_pairs(container: Container) -> PairScores:

@@ -164,6 +164,9 @@ class CacheFolder:
             "code_files": code_signature(),
             "root": _root_key(root, only),
             "days": days,
+            "unread_before": (
+                None if snapshot.unread_before is None else snapshot.unread_before.isoformat()
+            ),
             "label": label,
             "written": time.time(),
             "entries": sum(len(file.entries or ()) for file in snapshot.files),

@@ -7,6 +7,7 @@ store and the index with whatever still matches the disk.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from functools import cache
 from typing import TYPE_CHECKING
@@ -175,3 +176,8 @@ class RootSnapshot(Struct, frozen=True):
     """None when the index was not cached with the files (it is then built as usual)."""
     pairs: PairScores | None = None
     """The near-duplicate scores of the last `health` (of every root open then)."""
+    unread_before: dt.date | None = None
+    """The first day of the date window the files were last checked under: a file left unread
+    (its `entries` None) is a daily note dated before it, so under a window that starts no
+    earlier it is still hidden without its path being classified again. None: no window, or
+    an older cache that did not say."""

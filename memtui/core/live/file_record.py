@@ -3,11 +3,13 @@ what the date window hides of it."""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 
 from msgspec import Struct
 
 from memtui.core.cache.records import CachedFile, FileSecrets
+from memtui.core.live.window import file_in_window
 from memtui.core.model import Entry
 from memtui.core.reading.file_kind import FileKind, classify
 from memtui.core.reading.walk import Signature, is_racy
@@ -27,6 +29,10 @@ class FileRecord(Struct):
     """Content hash of what was read, when the stat could hide a same-size rewrite (see
     `core.cache.records.CachedFile.digest`)."""
     known_kind: FileKind | None = None
+    outside: bool = False
+    """Left unread because the date window hides it, as the store found: asking `kind` again
+    classified every old daily note's path (8,630 at 50k) on each start. False until found, and
+    again when the window changes."""
     scanned: tuple[Sequence[Entry], FileSecrets] | None = None
     """The secrets scan of the entries it names (see `secrets`)."""
 
@@ -43,6 +49,11 @@ class FileRecord(Struct):
         entries since replaced counts for nothing)."""
         scanned = self.scanned
         return scanned[1] if scanned is not None and scanned[0] is self.entries else None
+
+
+def in_window(record: FileRecord, cutoff: dt.date | None) -> bool:
+    """Whether the date window starting at `cutoff` (None: no window) shows the file."""
+    return cutoff is None or (not record.outside and file_in_window(record.kind, cutoff))
 
 
 def entries_chars(entries: Iterable[Entry] | None) -> int:

@@ -24,16 +24,18 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from memtui.core.cache.records import CachedFile
+from memtui.core.live.change_set import change_set
 from memtui.core.live.file_record import (
     FileRecord,
     cached_file,
     entries_chars,
     file_chars,
+    in_window,
     remembers,
 )
 from memtui.core.live.file_spool import FileSpool, TableWritten
 from memtui.core.live.snapshot import PathIndex, Snapshot
-from memtui.core.live.window import entry_in_window, file_in_window, window_cutoff
+from memtui.core.live.window import entry_in_window, window_cutoff
 from memtui.core.model import ChangeSet, Entry, Skipped, Source
 from memtui.core.reading.walk import (
     MAX_FILES,
@@ -109,7 +111,9 @@ class Store:
 
     def paths(self) -> list[str]:
         """Relative paths of the loaded files (daily notes outside the window excluded)."""
-        return sorted(path for path, record in self._files.items() if self._in_window(record))
+        return sorted(
+            path for path, record in self._files.view().items() if self._in_window(record)
+        )
 
     @property
     def skipped(self) -> tuple[Skipped, ...]:
@@ -122,8 +126,8 @@ class Store:
             cutoff = self._cutoff()
             hidden = 0
             if cutoff is not None:
-                for path, record in list(self._files.items()):
-                    if record.kind.source is Source.DAILY:
+                for path, record in list(self._files.view().items()):
+                    if record.outside or record.kind.source is Source.DAILY:
                         hidden += self._hidden_in(path, record, cutoff)
             self._hidden = hidden
         return self._hidden
@@ -181,11 +185,14 @@ class Store:
         seed: Iterable[CachedFile] = (),
         scan: Scan | None = None,
         written: TableWritten | None = None,
+        *,
+        unread_before: dt.date | None = None,
     ) -> None:
         """Scan the whole root and (re)load everything in the window. `seed` is what a cache
         remembers of the files: a file whose stat (and, where the stat is ambiguous, content
         digest) still matches keeps its cached entries; every other file is read, as without a
-        seed. `scan`: the root's `scan_root` if made already; `written`: told of each table."""
+        seed. `scan`: the root's `scan_root` if made already; `written`: told of each table;
+        `unread_before`: the seed's window start (`RootSnapshot.unread_before`)."""
         self._files = NO_FILES
         self._skipped = Snapshot()
         self._file_index = PathIndex()
@@ -196,7 +203,8 @@ class Store:
         if self._root_missing:
             return
         scan = scan if scan is not None else scan_root(self.root, self.only)
-        self._files = Snapshot(kept := self._still_valid(seed, scan.found), weigh=file_chars)
+        kept = self._still_valid(seed, scan.found, unread_before)
+        self._files = Snapshot(kept, weigh=file_chars)
         spool = None if self.spool is None else FileSpool(self.spool, self.label, written)
         self._reconcile({"": scan}, forced=set(), touched=set(), spool=spool, checked=kept)
         if spool is not None:
@@ -204,9 +212,15 @@ class Store:
         self._rebuild_all()
 
     def _still_valid(
-        self, seed: Iterable[CachedFile], found: Mapping[str, os.stat_result]
+        self,
+        seed: Iterable[CachedFile],
+        found: Mapping[str, os.stat_result],
+        unread_before: dt.date | None,
     ) -> dict[str, FileRecord]:
-        """The seeded files the disk still agrees with, as records."""
+        """The seeded files the disk still agrees with, as records. A file the seed left
+        unread is still outside a window that starts no earlier than the seed's did."""
+        cutoff = self._cutoff()
+        still_hidden = cutoff is not None and unread_before is not None and cutoff >= unread_before
         records: dict[str, FileRecord] = {}
         for cached in seed:
             info = found.get(cached.path)
@@ -222,7 +236,8 @@ class Store:
             record = FileRecord(cached.path, cached.signature, cached.entries, digest=digest)
             if cached.secrets is not None and cached.entries is not None:
                 record.scanned = (cached.entries, cached.secrets)
-            if record.entries is None and not self._in_window(record):
+            if record.entries is None and (still_hidden or not self._in_window(record)):
+                record.outside = True
                 record.hidden = cached.count
             records[cached.path] = record
         return records
@@ -230,7 +245,7 @@ class Store:
     def cache_records(self) -> tuple[CachedFile, ...]:
         """What a cache should remember of every known file (see `load`). The entry count of
         an unread file is left out while its stat is ambiguous (it has no digest)."""
-        return tuple(cached_file(record) for _, record in sorted(self._files.items()))
+        return tuple(cached_file(record) for _, record in sorted(self._files.view().items()))
 
     def remembered_as(self, records: Sequence[CachedFile]) -> bool:
         """Whether `cache_records()` would give `records` (in any order), without making them:
@@ -248,8 +263,9 @@ class Store:
         self._hidden = None
         for record in self._files.values():
             record.hidden = None
+            record.outside = False
         self._rebuild_all()
-        return self._diff(before, set(before) | set(self._by_path))
+        return change_set(before, self._by_path, set(before) | set(self._by_path))
 
     def apply_changes(self, paths: Iterable[str | Path]) -> ChangeSet:
         """Re-check the hinted paths against the disk (the truth) and report what changed."""
@@ -280,7 +296,7 @@ class Store:
             return ChangeSet()
         self._update_hidden(files_before, touched)
         self._rebuild(touched)
-        return self._diff(before, touched)
+        return change_set(before, self._by_path, touched)
 
     def _within_only(self, scopes: set[str]) -> set[str]:
         """The hinted scopes narrowed to what this root loads: a hint inside one of `only` is
@@ -302,8 +318,7 @@ class Store:
         return window_cutoff(self.days, self.today)
 
     def _in_window(self, record: FileRecord) -> bool:
-        cutoff = self._cutoff()
-        return cutoff is None or file_in_window(record.kind, cutoff)
+        return in_window(record, self._cutoff())
 
     def _parsed(self, path: str, record: FileRecord) -> Sequence[Entry]:
         """The file's entries, reading it now if it was left unread by the window."""
@@ -332,38 +347,13 @@ class Store:
         paths: dict[str, Sequence[Entry]] = {}
         for path in sorted(touched):
             record = files.get(path)
-            if record is None or not (cutoff is None or file_in_window(record.kind, cutoff)):
+            if record is None or not in_window(record, cutoff):
                 continue
             entries = self._parsed(path, record)
             if cutoff is not None and record.kind.history:
                 entries = tuple(entry for entry in entries if entry_in_window(entry, cutoff))
             paths[path] = entries
         self._by_path = self._by_path.evolve(paths, touched)
-
-    def _diff(self, before: Mapping[str, Sequence[Entry]], paths: set[str]) -> ChangeSet:
-        added: set[str] = set()
-        removed: set[str] = set()
-        updated: set[str] = set()
-        rows: list[tuple[str, int, int, int]] = []
-        for path in sorted(paths):
-            old = {entry.id: entry for entry in before.get(path, ())}
-            new = {entry.id: entry for entry in self._by_path.get(path, ())}
-            path_added = new.keys() - old.keys()
-            path_removed = old.keys() - new.keys()
-            path_updated = {key for key in new.keys() & old.keys() if new[key] != old[key]}
-            rewritten = sum(_text_changed(old[key], new[key]) for key in path_updated)
-            if path_added or path_removed or rewritten:
-                rows.append((path, len(path_added), len(path_removed), rewritten))
-                added |= path_added
-                removed |= path_removed
-                updated |= path_updated
-        return ChangeSet(
-            added=frozenset(added),
-            removed=frozenset(removed),
-            updated=frozenset(updated),
-            paths=tuple(row[0] for row in rows),
-            per_path=tuple(rows),
-        )
 
     # --- internals: reconciling with the disk --------------------------------------------------
 
@@ -406,7 +396,8 @@ class Store:
                 continue
             record = FileRecord(path, signature, None)
             touched.add(path)
-            if self._in_window(record):
+            record.outside = not self._in_window(record)
+            if not record.outside:
                 result = read_entries(self.root, path, self.label, fingerprint=is_racy(signature))
                 if isinstance(result, str):
                     gone.add(path)
@@ -435,16 +426,3 @@ class Store:
                 index.add(path)
             else:
                 index.discard(path)
-
-
-def _text_changed(old: Entry, new: Entry) -> bool:
-    """Whether a person would call the entry changed: its words, not only its place in the
-    file (an append moves the count every entry of the file carries)."""
-    return (old.title, old.heading_path, old.body, old.role, old.tags, old.metadata) != (
-        new.title,
-        new.heading_path,
-        new.body,
-        new.role,
-        new.tags,
-        new.metadata,
-    )

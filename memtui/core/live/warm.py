@@ -30,6 +30,7 @@ from memtui.core.cache.records import (
 )
 from memtui.core.live.build_ahead import BuildAhead, worth_building_ahead
 from memtui.core.live.store import Store
+from memtui.core.live.window import window_cutoff
 from memtui.core.model import Entry, qualified_path
 from memtui.core.reading.walk import Scan, scan_root
 from memtui.core.search.arrays import FloatArray, IntArray
@@ -259,7 +260,7 @@ def _write_root(
     """Write one root's cache for its window of `days`, its index cut out of `state`: the
     bytes written."""
     index = root_index(state, store.label) if state is not None else None
-    snapshot = RootSnapshot(files, index, pairs)
+    snapshot = RootSnapshot(files, index, pairs, window_cutoff(days, store.today))
     return folder.write(store.root, store.label, snapshot, store.only, days)
 
 
@@ -326,7 +327,10 @@ class RootCaches:
             self._ahead = BuildAhead()
         written = None if self._ahead is None else self._ahead.add
         for store, seed, scan in zip(self.stores, seeds, scans, strict=True):
-            store.load(seed.files if seed is not None else (), scan, written)
+            if seed is None:
+                store.load((), scan, written)
+            else:
+                store.load(seed.files, scan, written, unread_before=seed.unread_before)
         warm = warm_index(self.stores, seeds)
         if warm is None:
             index.set_entries(slot_order(self.stores))
