@@ -208,6 +208,19 @@ DAMAGES: dict[str, Damage] = {
         section="files",
         data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 1, None, None]]).encode(),
     ),
+    "a file record with a negative count": rewritten(
+        section="files",
+        data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, -1, None, None]]).encode(),
+    ),
+    "a file record claiming a billion entries": rewritten(
+        section="files",
+        data=json.dumps([["MEMORY.md", 1, 2, 3, 4, None, 10**9, None, None]]).encode(),
+    ),
+    "a file record whose time is text": rewritten(
+        section="files",
+        data=json.dumps([["MEMORY.md", "1", 2, 3, 4, None, 1, None, None]]).encode(),
+    ),
+    "a file record cut short": rewritten(section="files", data=b'[["MEMORY.md", 1, 2]]'),
     "a secrets scan that is a number": file_secrets(5),
     "a secrets scan line that is text": file_secrets([["3", [["JWT", 1]]]]),
     "a secrets scan count that is text": file_secrets([[3, [["JWT", "1"]]]]),

@@ -16,9 +16,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from itertools import islice
 from operator import lt
-from typing import Any
+from typing import Annotated, Any
 
 import numpy as np
+from msgspec import Meta, Struct
 from msgspec.structs import replace
 
 from memtui.core.cache.container import (
@@ -148,63 +149,49 @@ def _decode_pairs(container: Container) -> PairScores:
     return PairScores(scorer, left, right, score)
 
 
+class _FileRow(Struct, array_like=True, frozen=True):
+    """One file record as the "files" section holds it (`_file_row`)."""
+
+    path: str
+    mtime: int
+    size: int
+    inode: int
+    ctime: int
+    digest: str | None
+    count: Annotated[int, Meta(ge=0)] | None
+    unread_count: int | None
+    secrets: FileSecrets | None
+
+
 def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
-    rows = container.json("files")
-    if not isinstance(rows, list):
-        raise CacheCorrupt("damaged file records")
-    # Counts are checked against the entries the file can hold before a list is made of them.
+    rows = container.typed("files", list[_FileRow])
+    # Counts are checked against the entries the cache holds before a list is made of them.
     room = container.size("body_ends") // np.dtype(np.int64).itemsize
-    try:
-        paths: list[str] = []
-        for row in rows:
-            path, _, _, _, _, digest, count, _, _ = row
-            if not isinstance(path, str) or (digest is not None and not isinstance(digest, str)):
-                raise CacheCorrupt("damaged file record")
-            if count is not None and not (isinstance(count, int) and 0 <= count <= room):
-                raise CacheCorrupt("a file record claims more entries than the cache holds")
-            room -= count or 0
-            paths.extend([path] * (count or 0))
-        table = decode_entries(container, paths, label)
-        relabel = container.header.get("label", "") != label
-        files: list[CachedFile] = []
-        at = 0
-        for path, mtime, size, inode, ctime, digest, count, unread_count, secrets in rows:
-            own: Sequence[Entry] | None = (
-                None if count is None else TableView(table, range(at, at + count))
-            )
-            at += count or 0
-            if own is not None and relabel:
+    if sum(row.count or 0 for row in rows) > room:
+        raise CacheCorrupt("file records claim more entries than the cache holds")
+    paths = [row.path for row in rows if row.count for _ in range(row.count)]
+    table = decode_entries(container, paths, label)
+    relabel = container.header.get("label", "") != label
+    files: list[CachedFile] = []
+    at = 0
+    for row in rows:
+        own: Sequence[Entry] | None = None
+        if row.count is not None:
+            own = TableView(table, range(at, at + row.count))
+            at += row.count
+            if relabel:
                 own = _relabelled(own, label)
-            files.append(
-                CachedFile(
-                    path,
-                    (int(mtime), int(size), int(inode), int(ctime)),
-                    digest,
-                    own,
-                    None if unread_count is None else int(unread_count),
-                    None if secrets is None or own is None else _file_secrets(secrets),
-                )
+        files.append(
+            CachedFile(
+                row.path,
+                (row.mtime, row.size, row.inode, row.ctime),
+                row.digest,
+                own,
+                row.unread_count,
+                None if own is None else row.secrets,
             )
-    except CacheCorrupt:
-        raise
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise CacheCorrupt(f"damaged file records ({type(exc).__name__}: {exc})") from None
+        )
     return tuple(files)
-
-
-def _file_secrets(rows: object) -> FileSecrets:
-    """A file's secrets scan as written (`FileSecrets`); raises CacheCorrupt."""
-    if not isinstance(rows, list):
-        raise CacheCorrupt("damaged secrets scan")
-    found = []
-    for line, kinds in rows:
-        if not isinstance(line, int) or not isinstance(kinds, list):
-            raise CacheCorrupt("damaged secrets scan")
-        counts = tuple((kind, count) for kind, count in kinds)
-        if not all(isinstance(kind, str) and isinstance(count, int) for kind, count in counts):
-            raise CacheCorrupt("damaged secrets scan")
-        found.append((line, counts))
-    return tuple(found)
 
 
 def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:

@@ -23,7 +23,7 @@ import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
 from msgspec import Struct
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"memtui-cache\n"
 _LENGTH = struct.Struct("<Q")
+T = TypeVar("T")
 MAX_HEADER_BYTES = 1 << 20
 SECTION_ALIGN = 64
 """Sections start on 64-byte boundaries (array data stays aligned for numpy)."""
@@ -243,6 +244,21 @@ class Container:
             return _loads(data)
         except ValueError as exc:
             raise CacheCorrupt(f"section {name} is not JSON ({exc})") from None
+
+    def typed(self, name: str, kind: type[T]) -> T:
+        """A JSON section decoded as `kind`, checked against it while it is decoded (in C: a
+        Python loop checking 8,630 file records was a third of reading them)."""
+        data = self.raw(name)
+        try:
+            return msgspec_json.decode(data, type=kind)
+        except msgspec.ValidationError as exc:
+            raise CacheCorrupt(f"section {name} is damaged ({exc})") from None
+        except msgspec.DecodeError:
+            pass  # what only the json module reads (see `_loads`)
+        try:
+            return msgspec.convert(_loads(data), kind)
+        except (ValueError, msgspec.ValidationError) as exc:
+            raise CacheCorrupt(f"section {name} is damaged ({exc})") from None
 
     def array(self, name: str, check: Callable[[np.dtype[Any]], bool]) -> npt.NDArray[Any]:
         """A one-dimensional array section (read-only, sharing the section's bytes); `check`
