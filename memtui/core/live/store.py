@@ -236,7 +236,7 @@ class Store:
             record = FileRecord(cached.path, cached.signature, cached.entries, digest=digest)
             if cached.secrets is not None and cached.entries is not None:
                 record.scanned = (cached.entries, cached.secrets)
-            if record.entries is None and (still_hidden or not self._in_window(record)):
+            if record.entries is None and (still_hidden or not in_window(record, cutoff)):
                 record.outside = True
                 record.hidden = cached.count
             records[cached.path] = record
