@@ -4,6 +4,7 @@ an ordinary entry, and both follow an edit of the file."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -108,3 +109,39 @@ async def test_the_badge_follows_an_edit_of_the_file(tmp_path: Path) -> None:
         await pilot.pause()
         assert BADGE not in row_of(app, "Late topic")
         assert drawn_line(app) == ""
+
+
+async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_path: Path) -> None:
+    """Moving between entries an agent stops reading in: the drawn line is re-laid out when its
+    wrapped text needs another height, and only repainted when it does not."""
+    filler = "".join(f"- note {number}\n" for number in range(190))
+    straddle = "".join(f"- step {number}\n" for number in range(12))
+    root = tmp_path / "root"
+    write(
+        root / "MEMORY.md",
+        f"# Memory\n\n## Early\n\n{filler}\n## Straddling topic\n\n{straddle}\n"
+        "## Late topic\n\nWritten after the load line.\n\n"
+        "## Later topic\n\nAlso written after it.\n\n## Latest topic\n\nAnd this.\n",
+    )
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_checked(pilot, screen)
+        await type_query(pilot, app, "topic")
+        await pilot.press("tab")
+        rule = screen.query_one("#detail-rule", Static)
+        seen = []
+        for key in ["down", "down", "down", "up", "up", "up", "down"]:
+            await pilot.press(key)
+            await wait_until(pilot, lambda: not screen.detail_pending)
+            await pilot.pause()
+            assert "of this entry" in drawn_line(app)
+            hit = screen.pane.hit
+            assert hit is not None
+            width = rule.content_size.width
+            needed = rule.get_content_height(rule.container_size, app.size, width)
+            seen.append((hit.entry.title, rule.content_size.height, needed))
+        assert all(height == needed for _, height, needed in seen), seen
+        moves = list(pairwise(seen))
+        assert any(a[0] != b[0] and a[1] == b[1] for a, b in moves)  # repainted only
+        assert any(a[1] != b[1] for a, b in moves)  # laid out again
