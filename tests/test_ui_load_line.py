@@ -145,3 +145,36 @@ async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_pat
         moves = list(pairwise(seen))
         assert any(a[0] != b[0] and a[1] == b[1] for a, b in moves)  # repainted only
         assert any(a[1] != b[1] for a, b in moves)  # laid out again
+
+
+async def test_moves_faster_than_a_layout_keep_the_drawn_line_whole(tmp_path: Path) -> None:
+    """Two moves between one frame and the next (a held arrow key): the line drawn by the first
+    is not laid out yet when the second redraws it."""
+    filler = "".join(f"- note {number}\n" for number in range(195))
+    root = tmp_path / "root"
+    write(
+        root / "MEMORY.md",
+        f"# Memory\n\n## Early topic\n\n{filler}\n"
+        "## Late topic\n\nWritten after the load line.\n\n"
+        "## Later topic\n\nAlso written after it.\n",
+    )
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_checked(pilot, screen)
+        await type_query(pilot, app, "topic")
+        hits = {hit.entry.title: hit for hit in screen.query_one(ResultsList).hits}
+        early, late, later = hits["Early topic"], hits["Late topic"], hits["Later topic"]
+        pane = screen.pane
+        pane.select(early, None, painted=True)
+        await pilot.pause()
+        assert drawn_line(app) == ""
+        pane.select(late, early, painted=True)  # shows the line; its layout is still to come
+        pane.select(later, late, painted=True)
+        await pilot.pause()
+        assert "none of this entry is loaded" in drawn_line(app)
+        rule = screen.query_one("#detail-rule", Static)
+        width = rule.content_size.width
+        assert rule.content_size.height == rule.get_content_height(
+            rule.container_size, app.size, width
+        )

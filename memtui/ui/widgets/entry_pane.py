@@ -211,10 +211,11 @@ class EntryPane(Vertical):
             text = Content("\n").join(lines)
             # A rule as tall as the one shown needs no layout pass (each is a frame of the whole
             # screen): between entries an agent stops reading in, ~a fifth of a cursor move.
-            shown = rule.content_size
+            shown = rule.content_size  # 0 wide while its first layout is pending
             same_height = (
                 bool(lines)
                 and rule.has_class("-shown")
+                and shown.width > 0
                 and text.get_height(rule.styles.get_rules(), shown.width) == shown.height
             )
             rule.update(text, layout=not same_height)
