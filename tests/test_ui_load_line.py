@@ -43,6 +43,28 @@ async def wait_checked(pilot: Pilot[Any], screen: MainScreen) -> None:
     await wait_until(pilot, lambda: bool(screen.query_one(ResultsList).past_load_line))
 
 
+def memory_app(tmp_path: Path, text: str) -> MemtuiApp:
+    """The app on a root whose MEMORY.md is `text`."""
+    root = tmp_path / "root"
+    write(root / "MEMORY.md", text)
+    return build_app(str(root), "--no-watch")
+
+
+def rule_heights(app: MemtuiApp) -> tuple[int, int]:
+    """The drawn line's height as laid out, and the height its text needs at its width."""
+    rule = app.screen.query_one("#detail-rule", Static)
+    width = rule.content_size.width
+    return rule.content_size.height, rule.get_content_height(rule.container_size, app.size, width)
+
+
+async def searched(pilot: Pilot[Any], app: MemtuiApp, query: str) -> MainScreen:
+    """Loaded, the load lines checked, and `query` typed."""
+    screen = await wait_loaded(pilot, app)
+    await wait_checked(pilot, screen)
+    await type_query(pilot, app, query)
+    return screen
+
+
 async def test_a_badge_and_a_drawn_line_mark_what_the_agent_never_loads() -> None:
     app = demo_app("--days", "0")
     async with app.run_test(size=SIZE) as pilot:
@@ -116,20 +138,15 @@ async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_pat
     wrapped text needs another height, and only repainted when it does not."""
     filler = "".join(f"- note {number}\n" for number in range(190))
     straddle = "".join(f"- step {number}\n" for number in range(12))
-    root = tmp_path / "root"
-    write(
-        root / "MEMORY.md",
+    app = memory_app(
+        tmp_path,
         f"# Memory\n\n## Early\n\n{filler}\n## Straddling topic\n\n{straddle}\n"
         "## Late topic\n\nWritten after the load line.\n\n"
         "## Later topic\n\nAlso written after it.\n\n## Latest topic\n\nAnd this.\n",
     )
-    app = build_app(str(root), "--no-watch")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await wait_loaded(pilot, app)
-        await wait_checked(pilot, screen)
-        await type_query(pilot, app, "topic")
+        screen = await searched(pilot, app, "topic")
         await pilot.press("tab")
-        rule = screen.query_one("#detail-rule", Static)
         seen = []
         for key in ["down", "down", "down", "up", "up", "up", "down"]:
             await pilot.press(key)
@@ -138,9 +155,7 @@ async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_pat
             assert "of this entry" in drawn_line(app)
             hit = screen.pane.hit
             assert hit is not None
-            width = rule.content_size.width
-            needed = rule.get_content_height(rule.container_size, app.size, width)
-            seen.append((hit.entry.title, rule.content_size.height, needed))
+            seen.append((hit.entry.title, *rule_heights(app)))
         assert all(height == needed for _, height, needed in seen), seen
         moves = list(pairwise(seen))
         assert any(a[0] != b[0] and a[1] == b[1] for a, b in moves)  # repainted only
@@ -151,18 +166,14 @@ async def test_moves_faster_than_a_layout_keep_the_drawn_line_whole(tmp_path: Pa
     """Two moves between one frame and the next (a held arrow key): the line drawn by the first
     is not laid out yet when the second redraws it."""
     filler = "".join(f"- note {number}\n" for number in range(195))
-    root = tmp_path / "root"
-    write(
-        root / "MEMORY.md",
+    app = memory_app(
+        tmp_path,
         f"# Memory\n\n## Early topic\n\n{filler}\n"
         "## Late topic\n\nWritten after the load line.\n\n"
         "## Later topic\n\nAlso written after it.\n",
     )
-    app = build_app(str(root), "--no-watch")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await wait_loaded(pilot, app)
-        await wait_checked(pilot, screen)
-        await type_query(pilot, app, "topic")
+        screen = await searched(pilot, app, "topic")
         hits = {hit.entry.title: hit for hit in screen.query_one(ResultsList).hits}
         early, late, later = hits["Early topic"], hits["Late topic"], hits["Later topic"]
         pane = screen.pane
@@ -173,8 +184,5 @@ async def test_moves_faster_than_a_layout_keep_the_drawn_line_whole(tmp_path: Pa
         pane.select(later, late, painted=True)
         await pilot.pause()
         assert "none of this entry is loaded" in drawn_line(app)
-        rule = screen.query_one("#detail-rule", Static)
-        width = rule.content_size.width
-        assert rule.content_size.height == rule.get_content_height(
-            rule.container_size, app.size, width
-        )
+        shown, needed = rule_heights(app)
+        assert shown == needed
