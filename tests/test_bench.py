@@ -148,7 +148,8 @@ def test_bench_json_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     commands = report["commands"]
     assert commands["query"] == report["queries"][0] and commands["runs"] == 5
     assert (commands["cache_settled"], commands["cache_problems"]) == (True, [])
-    for figures in (commands["rank_cold"], commands["rank_warm"], commands["grep_ril"]):
+    floor = commands["imports_floor"]
+    for figures in (commands["rank_cold"], commands["rank_warm"], floor, commands["grep_ril"]):
         assert 0 < figures["wall_ms_min"] <= figures["wall_ms"] and figures["cpu_ms"] >= 0
 
 
@@ -183,6 +184,7 @@ def test_bench_on_a_root_never_writes_to_it(
     assert main([*argv, "--queries", str(queries)]) in (0, 3)
     out = capsys.readouterr().out
     assert "rerank per keystroke" in out and "rank as a process, cold / warm" in out
+    assert "python + numpy alone" in out and "grep -ril" in out
     assert corpus_snapshot(root) == before
     assert CacheFolder().listing() == []  # the commands were timed with a cache of the bench's
 

@@ -1,5 +1,5 @@
 """`memtui rank` as a user, a script or an agent runs it: whole processes, cold and warm, beside
-`grep -ril` on the same folder.
+`grep -ril` on the same folder and the floor of any such process.
 
 Every run is a fresh `python -m memtui rank -q QUERY ROOT`, so the figures hold the interpreter's
 start, the imports and the output, not only the search. The cache folder is the bench's own
@@ -8,6 +8,11 @@ start, the imports and the output, not only the search. The cache folder is the 
 - cold: `--no-cache`, every file read, parsed and indexed (what a first call costs; the cache
   write a first call leaves behind runs detached, after the caller has its answer);
 - warm: from a cache that a load finds current, as a command called on every turn finds it.
+
+The floor is a Python process that only imports numpy and msgspec, as `rank` does before it reads
+a byte: the part of a call memtui cannot cut, and the part that moves most with the host's speed
+(0.06–0.2 s for numpy alone on this kind of shared 2-core machine within a day). `rank` minus the
+floor is memtui's own time.
 
 Each is the median of RUNS runs, wall clock and CPU (user + system of the process), with the
 load average before and after: on a shared machine wall clock includes waiting for a core.
@@ -39,7 +44,7 @@ file is past its racy window (`_past_racy_window`)."""
 
 
 def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
-    """Median wall and CPU milliseconds of `rank` cold and warm, and of `grep -ril`."""
+    """Median wall and CPU milliseconds of `rank` cold and warm, the floor, and `grep -ril`."""
     load_before = _load_average()
     with tempfile.TemporaryDirectory(prefix="memtui-bench-cache-") as folder:
         environment = {**os.environ, "XDG_CACHE_HOME": folder}
@@ -60,6 +65,10 @@ def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
         unsettled = settle_cache(setup, CacheFolder(Path(folder) / "memtui"))
         _run(rank, environment)  # the warming run a user's first call is
         warm = _median_run(rank, environment)
+        floor = _median_run(
+            [sys.executable, "-c", "import numpy, msgspec"],
+            {**environment, "OPENBLAS_NUM_THREADS": "1"},  # as `cli.one_blas_thread` loads it
+        )
     grep = shutil.which("grep")
     words = query.split()
     grep_figures = (
@@ -75,6 +84,7 @@ def measure_commands(setup: BenchSetup, query: str) -> dict[str, Any]:
         "runs": RUNS,
         "rank_cold": cold,
         "rank_warm": warm,
+        "imports_floor": floor,
         "cache_settled": not unsettled,
         "cache_problems": unsettled,
         "grep_ril": grep_figures,

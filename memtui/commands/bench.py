@@ -88,9 +88,10 @@ def latency(figures: dict[str, float]) -> str:
 
 
 def command_row(commands: dict[str, Any]) -> str:
-    """`memtui rank` as whole processes, cold and warm, beside grep -ril."""
+    """`memtui rank` as whole processes, cold and warm, beside the floor and grep -ril."""
     cold, warm, grep = commands["rank_cold"], commands["rank_warm"], commands["grep_ril"]
-    beside = f"   grep -ril {grep['wall_ms']:.0f} ms" if grep else ""
+    beside = f"   python + numpy alone {commands['imports_floor']['wall_ms']:.0f} ms"
+    beside += f"   grep -ril {grep['wall_ms']:.0f} ms" if grep else ""
     return (
         f"  {'rank as a process, cold / warm':<32}{cold['wall_ms']:>10.0f} ms"
         f" / {warm['wall_ms']:.0f} ms   (CPU {cold['cpu_ms']:.0f} / {warm['cpu_ms']:.0f} ms,"
