@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.engine import open_engine, save_cache_after_output
-from memtui.commands.output import root_fields, roots_payload, used_note
+from memtui.commands.output import load_notes, root_fields, roots_payload, unreadable_notes
 from memtui.core.cite import date_label, iso_date
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
@@ -31,7 +31,7 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     startup = startup_from_args(args)
     engine = open_engine(startup)
     engine.load()
-    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
+    for warning in [*load_notes(startup, engine), *unreadable_notes(engine)]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     report = check_health(engine)
     session = session_report(engine.roots, loading_only=True)  # on-demand files: unreported

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.engine import open_engine, save_cache_after_output
-from memtui.commands.output import root_fields, roots_payload, used_note
+from memtui.commands.output import load_notes, root_fields, roots_payload, skipped_payload
 from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.live.heads import loaded_heads
@@ -45,7 +45,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     engine.load_store()
     entries = select(loaded_heads(engine.stores), args.source, args.role)
     show = secret_masker(args, startup.config)
-    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
+    for warning in load_notes(startup, engine):
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     if args.json:
         payload: dict[str, Any] = {
@@ -72,7 +72,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 }
                 for entry in entries
             ],
-            "skipped": [{"path": s.path, "reason": s.reason} for s in engine.skipped],
+            "skipped": skipped_payload(engine),
         }
         dump_json(payload, stream)
     else:

@@ -202,6 +202,32 @@ def roots_payload(engine: Engine) -> list[dict[str, str]]:
     return [{"label": root.label, "path": str(root.path)} for root in engine.roots]
 
 
+UNREADABLE_SHOWN = 5
+"""Unreadable paths named on stderr; the rest are counted (`memtui list` names them all)."""
+
+
+def load_notes(startup: Startup, engine: Engine) -> list[str]:
+    """What a command says on stderr once its folders are loaded: the startup's warnings, which
+    folder was used, and the engine's (a cache ignored, rebuilt)."""
+    return [*startup.warnings, *used_note(startup), *engine.warnings]
+
+
+def unreadable_notes(engine: Engine) -> list[str]:
+    """The paths the system refused to read, as grep reports them: an agent whose memory lost
+    a file to a permission must hear of it, not get results that quietly leave it out."""
+    refused = [item for item in engine.skipped if item.unreadable]
+    notes = [f"{item.path}: {item.reason}" for item in refused[:UNREADABLE_SHOWN]]
+    if len(refused) > UNREADABLE_SHOWN:
+        rest = len(refused) - UNREADABLE_SHOWN
+        notes.append(f"… and {rest} more not readable (`memtui list` names every skipped path)")
+    return notes
+
+
+def skipped_payload(engine: Engine) -> list[dict[str, str]]:
+    """Every path no root loaded and why, as `list --json` and `rank --json` give them."""
+    return [{"path": item.path, "reason": item.reason} for item in engine.skipped]
+
+
 def used_note(startup: Startup) -> list[str]:
     """A note for stderr when several folders were found and the closest was used."""
     if startup.chosen or not startup.roots:

@@ -17,10 +17,12 @@ from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import (
     excerpt,
     explanation_lines,
+    load_notes,
     matched_tokens,
     result_item,
     roots_payload,
-    used_note,
+    skipped_payload,
+    unreadable_notes,
 )
 from memtui.core.cite import citation, date_label
 from memtui.core.live.engine import Engine
@@ -44,7 +46,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     config, days = startup.config, startup.days
     engine = open_engine(startup)
     engine.load()
-    for warning in [*startup.warnings, *used_note(startup), *engine.warnings]:
+    for warning in [*load_notes(startup, engine), *unreadable_notes(engine)]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)
@@ -78,6 +80,7 @@ def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> di
         "suggestions": list(result.suggestions),
         "hidden_by_window": result.hidden_by_window,
         "notes": list(result.notes),
+        "skipped": skipped_payload(engine),
     }
 
 

@@ -150,11 +150,23 @@ class EntryHead(_Located, Struct, frozen=True):
         )
 
 
+UNREADABLE_REASONS = ("not readable", "folder not readable", "cannot stat")
+"""How the reasons of `core.reading.walk` begin when the system refused a path memtui meant to
+read (permissions, I/O errors)."""
+
+
 class Skipped(Struct, frozen=True):
     """A path the store did not load, and why (shown in `list --json` and the UI)."""
 
     path: str
     reason: str
+
+    @property
+    def unreadable(self) -> bool:
+        """The system refused to read it: memory lost to the search, which the headless
+        commands report like grep does, unlike what memtui passes over by rule (tooling
+        folders, symlinks it does not follow, FIFOs, binary files)."""
+        return self.reason.startswith(UNREADABLE_REASONS)
 
 
 class ChangeSet(Struct, frozen=True):
