@@ -14,6 +14,7 @@ looks for memory nor writes the demo, and their modules cost a small run ~10 ms 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -190,11 +191,19 @@ def _instruction_files(project: Path) -> tuple[str, ...]:
 
 
 def explicit_root(given: str) -> Path:
-    """A ROOT from the command line; a UsageError when it is not a folder."""
+    """A ROOT from the command line; a UsageError when it is not a folder or cannot be listed
+    (a command would otherwise answer "no entry contains …" for a memory it never read)."""
     root = Path(given).expanduser()
     if not root.is_dir():
         problem = "not a folder" if root.exists() else "no such folder"
         raise UsageError(f"{given}: {problem}")
+    try:
+        with os.scandir(root):
+            pass
+    except PermissionError:
+        raise UsageError(f"{given}: folder not readable (permission denied)") from None
+    except OSError as exc:
+        raise UsageError(f"{given}: folder not readable ({exc.strerror or exc})") from None
     return root
 
 

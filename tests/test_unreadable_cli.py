@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -85,6 +86,24 @@ def test_past_a_few_the_rest_are_counted(
     assert err.splitlines()[-1] == (
         "memtui: … and 3 more not readable (`memtui list` names every skipped path)"
     )
+
+
+def test_a_folder_that_cannot_be_listed_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "no entry contains deploy" about a memory never read: exit 2, as a missing folder."""
+    memory_with_notes(tmp_path, 1)
+    real_scandir = os.scandir
+
+    def listed(path: str | os.PathLike[str] = ".") -> Any:
+        if Path(path) == tmp_path:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", listed)
+    code, out, err = run(capsys, "rank", "-q", "deploy", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == f"memtui: {tmp_path}: folder not readable (permission denied)\n"
 
 
 def test_by_rule_skips_stay_quiet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
