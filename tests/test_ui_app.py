@@ -18,6 +18,7 @@ from ui_helpers import (
     type_query,
     wait_loaded,
     wait_until,
+    workers_done,
     write,
 )
 
@@ -348,7 +349,7 @@ async def test_theme_key_cycles_and_is_remembered(isolated_config: Path) -> None
         await wait_loaded(pilot, app)
         assert app.theme == "memtui-dark"
         await pilot.press("f2")
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)
         assert app.theme != "memtui-dark"
         saved = (isolated_config / "memtui" / "config.toml").read_text(encoding="utf-8")
         assert f'theme = "{app.theme}"' in saved
@@ -367,7 +368,7 @@ async def test_the_theme_goes_to_the_config_file_in_use(
         await wait_loaded(pilot, app)
         assert app.theme == "memtui-light"
         await pilot.press("f2")
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)
         chosen = app.theme
     assert config.read_text() == f'theme = "{chosen}"  # picked by hand\ndays = 30\n'
     assert not (isolated_config / "memtui" / "config.toml").exists()

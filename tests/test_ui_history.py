@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until
+from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, workers_done
 
 from memtui.core.settings.history import default_history_path, read_history
 from memtui.ui.widgets.query import QueryInput
@@ -21,7 +21,7 @@ async def test_queries_are_remembered_and_recalled(isolated_environment: Path) -
             await pilot.press("enter")  # acted on: to the results, remembered
             await wait_until(pilot, lambda: isinstance(app.focused, ResultsList))
             await pilot.press("slash", "ctrl+u")
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)
         assert read_history(default_history_path()) == ["deploy", "stripe key"]
 
         assert box.value == ""

@@ -23,6 +23,7 @@ from ui_helpers import (
     type_query,
     wait_loaded,
     wait_until,
+    workers_done,
     write,
 )
 
@@ -162,7 +163,7 @@ async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) 
             and app.painted_generation >= screen.generation
         ),
     )
-    await app.workers.wait_for_complete()
+    await workers_done(pilot, app)
     applied, settles = app.changes_applied, screen.heap_settles
     screen.apply_paths([path])
     await wait_until(
@@ -176,7 +177,7 @@ async def settled_after_a_change(pilot: Pilot[Any], app: MemtuiApp, path: Path) 
     )
     # What the change started (the cache writer, the load-line check) holds its own snapshot
     # while it runs: it is not kept, and on a loaded machine it can still be running here.
-    await app.workers.wait_for_complete()
+    await workers_done(pilot, app)
     await pilot.pause()
 
 

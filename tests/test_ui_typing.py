@@ -17,6 +17,7 @@ from ui_helpers import (
     type_query,
     wait_loaded,
     wait_until,
+    workers_done,
     write,
 )
 
@@ -44,7 +45,7 @@ async def test_typing_after_a_recalled_query_extends_it(isolated_environment: Pa
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         box = screen.query_one(QueryInput)
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)
         await pilot.press("up")
         assert box.value == "stripe key"
         await pilot.press("s")

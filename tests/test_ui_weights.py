@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App
-from ui_helpers import SIZE, demo_app, type_query, wait_loaded, wait_until
+from ui_helpers import SIZE, demo_app, type_query, wait_loaded, wait_until, workers_done
 
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.screens.weights import WeightsScreen
@@ -45,7 +45,7 @@ async def test_weights_are_shown_as_custom_saved_and_reset(isolated_environment:
         await wait_until(
             pilot, lambda: (isolated_environment / "config/memtui/config.toml").exists()
         )
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)
         saved = tomllib.loads((isolated_environment / "config/memtui/config.toml").read_text())
         assert abs(saved["weights"]["source"] - source) < 1e-3
         assert saved["half_life_days"] == 30.0

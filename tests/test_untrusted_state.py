@@ -234,7 +234,7 @@ def test_a_choices_fifo_is_not_opened(tmp_path: Path) -> None:
 async def test_a_history_fifo_is_a_warning_not_a_hang(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ui_helpers import SIZE, build_app, wait_loaded, wait_until
+    from ui_helpers import SIZE, build_app, wait_loaded, wait_until, workers_done
 
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
@@ -249,7 +249,7 @@ async def test_a_history_fifo_is_a_warning_not_a_hang(
         )
         notice = next(note for note in notices(app) if "history" in note)
         assert "not a regular file" in notice
-        await app.workers.wait_for_complete()
+        await workers_done(pilot, app)  # none stays blocked on the FIFO
 
 
 def test_a_theme_fifo_or_device_is_skipped_with_a_warning(tmp_path: Path) -> None:

@@ -60,6 +60,13 @@ async def wait_until(pilot: Pilot[Any], condition: Callable[[], bool], *, steps:
     raise AssertionError("the app never reached the expected state")
 
 
+async def workers_done(pilot: Pilot[Any], app: MemtuiApp) -> None:
+    """Let the app run until no worker is running. Not `app.workers.wait_for_complete`: it
+    raises WorkerCancelled when a search ends cancelled by a newer one, as searches do (a
+    flake whenever one was cancelled just then)."""
+    await wait_until(pilot, lambda: all(worker.is_finished for worker in app.workers), steps=3000)
+
+
 def main_screen(app: MemtuiApp) -> MainScreen:
     screen = app.screen
     assert isinstance(screen, MainScreen), screen
