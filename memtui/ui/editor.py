@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,19 +27,35 @@ def editor_command(path: Path, line: int, environ: Mapping[str, str] = os.enviro
 
 
 def open_editor(app: App[Any], path: Path, line: int) -> bool:
-    """Run the editor on `path` at `line`; False (after telling the user why) if it could not."""
+    """Run the editor on `path` at `line`; False (after telling the user why) if it could not.
+
+    An editor that is not there is found out before the app is suspended: `App.suspend` resumes
+    only when its block ends normally, so an exception out of it left the terminal blank and
+    the app deaf to every key. Any other failure to start is caught inside the block for the
+    same reason. An editor that ran and failed is reported; the file is reloaded anyway."""
     command = editor_command(path, line)
-    try:
-        with app.suspend():
-            subprocess.run(command, check=False)
-    except SuspendNotSupported:
-        app.notify("Cannot open an editor from here.", severity="warning", markup=False)
-        return False
-    except OSError as exc:
+    editor = one_line(os.path.basename(command[0]), widths.LABEL)  # the program, not its path
+    if shutil.which(command[0]) is None:
         app.notify(
-            f"Could not run {one_line(chosen_editor(), widths.LABEL)}: {exc}",
+            f"Could not run {editor}: not found, or not executable (set $VISUAL or $EDITOR)",
             severity="error",
             markup=False,
         )
         return False
+    failure: OSError | None = None
+    status = 0
+    try:
+        with app.suspend():
+            try:
+                status = subprocess.run(command, check=False).returncode
+            except OSError as exc:
+                failure = exc
+    except SuspendNotSupported:
+        app.notify("Cannot open an editor from here.", severity="warning", markup=False)
+        return False
+    if failure is not None:
+        app.notify(f"Could not run {editor}: {failure}", severity="error", markup=False)
+        return False
+    if status != 0:
+        app.notify(f"{editor} exited with status {status}", severity="warning", markup=False)
     return True
