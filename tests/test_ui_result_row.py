@@ -15,7 +15,7 @@ from rich.style import Style
 from ui_fakes import make_entry, make_hit
 from ui_helpers import SIZE, build_app, rows, type_query, wait_loaded, wait_until, write
 
-from memtui.core.model import Hit
+from memtui.core.model import Hit, Source
 from memtui.ui.load_line import BADGE
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.result_row import (
@@ -178,6 +178,13 @@ def test_while_browsing_a_row_shows_its_date_where_the_score_would_be(
     assert browsing.startswith(f" 1 {shown} Deploy")
     assert "0.27" not in browsing and "▆" not in browsing
     assert "2026-11-01 daily" not in browsing  # no second date column (the path may say it)
+
+
+@pytest.mark.parametrize(("width", "shown"), [(100, "undated   "), (44, "—    ")])
+def test_an_undated_row_says_so_in_either_width(width: int, shown: str) -> None:
+    """Not the end of "undated" cut to five cells ("ed"), as 80–110 columns showed."""
+    hit = make_hit(1, make_entry(0, "Focus", "body", date=None, source=Source.NOTE))
+    assert row(hit, width, browse=True).startswith(f" 1 {shown} Focus")
 
 
 @pytest.mark.parametrize("width", [12, 30, 60, 140])

@@ -43,10 +43,13 @@ def iso_date(entry: Entry | EntryHead) -> str | None:
     return when.date().isoformat() if entry.time is None else when.isoformat(timespec="minutes")
 
 
+UNDATED = "undated"
+
+
 def date_label(entry: Entry | EntryHead) -> str:
     """`2026-11-20 14:30`, `2026-11-20` or `undated`: `iso_date` for people."""
     iso = iso_date(entry)
-    return "undated" if iso is None else iso.replace("T", " ")
+    return UNDATED if iso is None else iso.replace("T", " ")
 
 
 def citation(where: str, entry: Entry) -> str:

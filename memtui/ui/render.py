@@ -32,9 +32,6 @@ BAR_CELLS = 8
 EIGHTHS = " ▏▎▍▌▋▊▉█"
 
 
-"""ISO date (and HH:MM when known), or 'undated': the same words as a citation line."""
-
-
 _TIME_ONLY = re.compile(
     r"^\s*(\d{1,2}:\d{2})(?::\d{2}(?:\.\d+)?)?\s*([A-Za-z]{1,5}|[+-]\d{2}:?\d{2})?\s*$"
 )

@@ -18,7 +18,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from memtui.core.cite import date_label
+from memtui.core.cite import UNDATED, date_label
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
 from memtui.ui import gone as gone_glyph
@@ -346,8 +346,11 @@ def _lead_pieces(key: RowKey) -> list[tuple[str, str, bool]]:
     pieces.append((f"{key.rank:>{key.rank_width}} ", "results--rank", False))
     bar_cells = _bar_cells(key.width)
     if key.browse:
-        date = date_label(key.entry)[:10].ljust(10)
-        shown = date if bar_cells == BAR_CELLS else date[5:10]
+        date = date_label(key.entry)[:10]
+        if bar_cells == BAR_CELLS:
+            shown = date.ljust(10)
+        else:  # MM-DD; an undated entry gets a dash, not the end of "undated" ("ed")
+            shown = ("—" if date == UNDATED else date[5:10]).ljust(5)
         return [*pieces, (f"{shown} ", "results--date", False)]
     pieces.append((f"{key.score} ", "results--score", False))
     used = 0
