@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from ui_fakes import make_entry, make_hit
 from ui_helpers import demo_app, wait_loaded, wait_until
 
 from memtui.core.model import Explanation, Factor, MatchKind, TermMatch, TokenMatch
@@ -98,3 +99,16 @@ async def test_the_why_pane_fits_and_nothing_goes_missing(size: tuple[int, int])
         shown = str(app.screen.query_one("#breakdown").render())
         for word in NINE_WORDS.split():
             assert word in shown
+
+
+@pytest.mark.parametrize("width", [38, 120])
+def test_the_expanded_header_names_the_columns_its_rows_have(width: int) -> None:
+    """A narrow panel's rows drop `value × weight =`: its header drops `val` and `wt` too
+    (at 80 columns the contribution stood under "val")."""
+    hit = make_hit(1, make_entry(0, "Deploy", "body"))
+    header, first = render.breakdown(hit, None, expanded=True, width=width).plain.splitlines()[1:3]
+    arithmetic = "×" in first
+    assert ("val" in header.split()) is arithmetic and ("wt" in header.split()) is arithmetic
+    part = header.index("part")
+    assert first[part : part + 5] == "0.560"  # the contribution, under "part"
+    assert header.index("bar") == first.index("█")

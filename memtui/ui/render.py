@@ -308,7 +308,8 @@ def breakdown(hit: Hit, previous: Hit | None, *, expanded: bool, width: int = 0)
     lines: list[Content] = [_fitted(score_line(hit), width)]
     if expanded:
         name_width = max((len(f.name) for f in explanation.factors), default=9)
-        header = f"{'factor':<{name_width}} val    wt     part  {'bar':<{BAR_CELLS}}  input"
+        middle = "val    wt     part " if arithmetic else "part "  # as the rows have it
+        header = f"{'factor':<{name_width}} {middle} {'bar':<{BAR_CELLS}}  input"
         scale = "   (bar: the part of the score, full = 1.0, as in the list)"
         fits = not width or len(header) + len(scale) <= width
         lines.append(Content.styled(header + (scale if fits else ""), "$muted"))
