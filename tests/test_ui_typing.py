@@ -120,12 +120,13 @@ async def test_keys_queued_right_behind_a_focus_change_or_clear_go_to_the_box(
         assert isinstance(app.screen, MainScreen) and not screen.pane.revealed
 
 
-async def test_keys_queued_right_behind_enter_go_to_the_list() -> None:
+@pytest.mark.parametrize("key", ["enter", "tab"])
+async def test_keys_queued_right_behind_enter_or_tab_go_to_the_list(key: str) -> None:
     app = demo_app("-q", "stripe")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_loaded(pilot, app)
         results = screen.query_one(ResultsList)
-        burst(app, ["enter", "j", "j"])
+        burst(app, [key, "j", "j"])
         await wait_until(pilot, lambda: results.cursor == 2)
         assert screen.query_text == "stripe"
 

@@ -42,6 +42,12 @@ class QueryInput(QuietInput):
             priority=True,  # keys typed right behind it go to the list (see ui.bindings)
             id="query.to_results",
         ),
+        # Priority, as enter: Textual's own tab reaches the app only after the box has let the
+        # key go, and `j` typed right behind it had already been handed to the box.
+        Binding("tab", "app.focus_next", show=False, priority=True, id="query.focus_next"),
+        Binding(
+            "shift+tab", "app.focus_previous", show=False, priority=True, id="query.focus_previous"
+        ),
         Binding("down", "down", "next result / newer query", show=False, id="query.down"),
         Binding("up", "up", "previous result / earlier query", show=False, id="query.up"),
         Binding("pagedown", "screen.results('page_down')", show=False, id="query.page_down"),
