@@ -44,9 +44,21 @@ class QueryInput(QuietInput):
         ),
         # Priority, as enter: Textual's own tab reaches the app only after the box has let the
         # key go, and `j` typed right behind it had already been handed to the box.
-        Binding("tab", "app.focus_next", show=False, priority=True, id="query.focus_next"),
         Binding(
-            "shift+tab", "app.focus_previous", show=False, priority=True, id="query.focus_previous"
+            "tab",
+            "app.focus_next",
+            "to the results list",
+            show=False,
+            priority=True,
+            id="query.focus_next",
+        ),
+        Binding(
+            "shift+tab",
+            "app.focus_previous",
+            "to the entry pane",
+            show=False,
+            priority=True,
+            id="query.focus_previous",
         ),
         Binding("down", "down", "next result / newer query", show=False, id="query.down"),
         Binding("up", "up", "previous result / earlier query", show=False, id="query.up"),
