@@ -292,6 +292,20 @@ async def test_secrets_are_masked_until_revealed(tmp_path: Path) -> None:
         assert secret in "\n".join(detail_lines(app))
 
 
+async def test_the_why_pane_masks_a_secret_the_match_came_from(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    password = "hunter2hunter2"
+    write(root / "MEMORY.md", f"# Memory\n\n## Staging\n\npassword = {password} (rotated)\n")
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "hunt")
+        why = static_text(app, "#breakdown")
+        assert "hu…••••" in why and password not in why
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: password in static_text(app, "#breakdown"))
+
+
 async def test_copy_citation_uses_the_clipboard() -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -38,9 +38,14 @@ def startup_from_args(args: argparse.Namespace) -> Startup:
     return startup
 
 
+def secrets_masked(args: argparse.Namespace, config: Config) -> bool:
+    """Whether printed file text is masked: unless --reveal-secrets or the config says no."""
+    return config.mask_secrets and not getattr(args, "reveal_secrets", False)
+
+
 def secret_masker(args: argparse.Namespace, config: Config) -> Callable[[str], str]:
-    """What printed file text goes through: masked unless --reveal-secrets or config says no."""
-    if getattr(args, "reveal_secrets", False) or not config.mask_secrets:
+    """What printed file text goes through (`secrets_masked`)."""
+    if not secrets_masked(args, config):
         return lambda text: text
     return lambda text: mask_secrets(text)[0]
 

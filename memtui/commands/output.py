@@ -17,6 +17,7 @@ from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, EntryHead, Explanation, Hit
 from memtui.core.sanitize import one_line, visible
+from memtui.core.search.masked_words import mask_matches, masked_words, searchable_text
 from memtui.core.search.tokenize import match_spans
 from memtui.startup import Startup
 
@@ -82,6 +83,14 @@ def excerpt(text: str, tokens: set[str], width: int = EXCERPT_CHARS) -> Excerpt:
         cursor = span_end
     shown += visible(flat[cursor:end]) + ("…" if end < len(flat) else "")
     return Excerpt(shown, tuple(matches))
+
+
+def shown_explanation(hit: Hit, *, masked: bool) -> Explanation:
+    """The hit's explanation as printed: while secrets are masked, a matched token that only a
+    secret holds reads as the masked excerpt shows it (`hu…••••`)."""
+    if not masked:
+        return hit.explanation
+    return mask_matches(hit.explanation, masked_words(searchable_text(hit.entry)))
 
 
 def explanation_lines(explanation: Explanation, rank: int) -> list[str]:
@@ -163,7 +172,7 @@ def result_item(
     hit: Hit | None,
     show: Callable[[str], str],
     *,
-    explain: bool = False,
+    explanation: Explanation | None = None,
 ) -> dict[str, Any]:
     """One `results[]` object of `rank --json`, also what `pick --format json` prints per entry.
 
@@ -186,8 +195,8 @@ def result_item(
         "excerpt": found.text,
         "matches": [list(span) for span in found.matches],
     }
-    if explain and hit:
-        item["explanation"] = explanation_dict(hit.explanation)
+    if explanation is not None:
+        item["explanation"] = explanation_dict(explanation)
     return item
 
 

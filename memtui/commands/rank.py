@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from memtui.commands.common import dump_json, secret_masker, startup_from_args
+from memtui.commands.common import dump_json, secret_masker, secrets_masked, startup_from_args
 from memtui.commands.engine import open_engine, save_cache_after_output
 from memtui.commands.output import (
     excerpt,
@@ -21,6 +21,7 @@ from memtui.commands.output import (
     matched_tokens,
     result_item,
     roots_payload,
+    shown_explanation,
     skipped_payload,
     unreadable_notes,
 )
@@ -51,11 +52,12 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)
     show = secret_masker(args, config)
+    masked = secrets_masked(args, config)
 
     if args.json:
-        dump_json(_payload(engine, result, args.explain, show), stream)
+        dump_json(_payload(engine, result, args.explain, show, masked), stream)
     elif result.hits:
-        _print_hits(stream, result, args.explain, show)
+        _print_hits(stream, result, show, explained=args.explain, masked=masked)
     else:
         _print_empty(stream, result, days)
     stream.flush()
@@ -67,14 +69,23 @@ def _hit_excerpt(hit: Hit, show: Any) -> str:
     return excerpt(show(hit.entry.body), matched_tokens(hit.explanation)).marked()
 
 
-def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> dict[str, Any]:
+def _payload(
+    engine: Engine, result: RankResult, explain: bool, show: Any, masked: bool
+) -> dict[str, Any]:
     return {
         "query": result.query,
         "roots": roots_payload(engine),
         "total_matches": result.total_matches,
         "elapsed_ms": round(result.elapsed_ms, 3),
         "results": [
-            result_item(engine, hit.entry, hit, show, explain=explain) for hit in result.hits
+            result_item(
+                engine,
+                hit.entry,
+                hit,
+                show,
+                explanation=shown_explanation(hit, masked=masked) if explain else None,
+            )
+            for hit in result.hits
         ],
         "unmatched_terms": list(result.unmatched_terms),
         "suggestions": list(result.suggestions),
@@ -84,7 +95,9 @@ def _payload(engine: Engine, result: RankResult, explain: bool, show: Any) -> di
     }
 
 
-def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) -> None:
+def _print_hits(
+    stream: TextIO, result: RankResult, show: Any, *, explained: bool, masked: bool
+) -> None:
     for hit in result.hits:
         entry = hit.entry
         when = date_label(entry)
@@ -94,8 +107,8 @@ def _print_hits(stream: TextIO, result: RankResult, explain: bool, show: Any) ->
         )
         print(f"     {one_line(show(entry.title), 100)}", file=stream)
         print(f"     {_hit_excerpt(hit, show)}", file=stream)
-        if explain:
-            for line in explanation_lines(hit.explanation, hit.rank):
+        if explained:
+            for line in explanation_lines(shown_explanation(hit, masked=masked), hit.rank):
                 print(f"       {line}", file=stream)
         print(file=stream)
     print(

@@ -234,6 +234,11 @@ def mask_secrets(text: str) -> tuple[str, int]:
     return "".join(pieces), len(spans)
 
 
+def secret_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, masked text) of every secret `mask_secrets` masks in `text`, in order."""
+    return [(start, end, masked) for start, end, masked, _ in _masked_spans(text)]
+
+
 def secret_kinds(text: str) -> dict[str, int]:
     """How many secrets of each kind `mask_secrets` masks in `text` (the health view's count)."""
     counts: dict[str, int] = {}

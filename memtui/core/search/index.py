@@ -15,7 +15,7 @@ of the corpus, is everything compacted into a fresh main segment: amortised, nev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import cast
 
 import numpy as np
@@ -51,10 +51,9 @@ COMPACT_MIN_DELTA = 2000
 FREQUENCY_CACHE_MIN_POSTINGS = 20_000
 """Terms with at least this many main-segment postings keep their summed tf (see Index)."""
 FREQUENCY_CACHE_SIZE = 12
-"""At most this many cached tf arrays (one float per slot each: 4.8 MB at 50k entries). On
-the bench's 362 keystrokes at 50k (warm engine, three rounds) 24 gave rerank p95 0.58-0.59 ms
-and 12 gave 0.65-0.67 ms, for 8-11 MB against 3-4 MB of growth while typing: the app's whole
-memory is held to 200 MB, and a tenth of a millisecond is not felt."""
+"""At most this many cached tf arrays (one float per slot each: 4.8 MB at 50k entries). On the
+bench's 362 keystrokes at 50k (warm engine, three rounds) 24 gave rerank p95 0.58-0.59 ms and 12
+gave 0.65-0.67 ms, for 8-11 MB against 3-4 MB of growth as one types: 0.1 ms is not felt."""
 FREQUENCY_PREWARM = 8
 """How many of the heaviest 1–2 letter prefixes `prepare_prefixes` sums at load (~10 ms at
 50k entries); the rest of the cache fills as terms are typed."""
@@ -433,13 +432,17 @@ class Index:
 
     def document_frequency(self, word: str) -> int:
         """Live entries containing `word` exactly."""
-        total = 0
+        return sum(int(np.count_nonzero(self.alive[docs])) for docs in self._postings(word))
+
+    def live_slots_with(self, word: str) -> list[int]:
+        """Slots of the live entries containing `word` exactly."""
+        return [slot for docs in self._postings(word) for slot in docs[self.alive[docs]].tolist()]
+
+    def _postings(self, word: str) -> Iterator[SlotArray]:
+        """The slots holding `word` in each segment that has it, dead ones included."""
         for segment in (self.main, self.delta):
-            word_id = segment.word_id(word)
-            if word_id is not None:
-                docs = segment.docs[segment.ptr[word_id] : segment.ptr[word_id + 1]]
-                total += int(np.count_nonzero(self.alive[docs]))
-        return total
+            if (word_id := segment.word_id(word)) is not None:
+                yield segment.docs[segment.ptr[word_id] : segment.ptr[word_id + 1]]
 
 
 def _summed(docs: SlotArray, weights: FloatArray, slots: int) -> FloatArray:

@@ -22,6 +22,7 @@ from memtui.core.search.arrays import BoolArray, FloatArray, IntArray, gather
 from memtui.core.search.fields import heading_and_body_keys
 from memtui.core.search.hits import RankContext, TermScores
 from memtui.core.search.index import Index
+from memtui.core.search.masked_words import masked_words, searchable_text
 from memtui.core.search.query import Query
 from memtui.core.search.scoring import (
     BM25_K1,
@@ -384,10 +385,18 @@ class Ranker:
             if len(term) < 3:
                 continue
             for word in self.index.fuzzy_words(term, cutoff=SUGGESTION_CUTOFF):
-                if word not in found and self.index.document_frequency(word) > 0:
+                if word not in found and self._readable_somewhere(word):
                     found.append(word)
                     break
         return tuple(found)
+
+    def _readable_somewhere(self, word: str) -> bool:
+        """Whether a live entry holds `word` outside a masked secret: a word only secrets hold
+        is never suggested, or "did you mean" would print the password the excerpts mask."""
+        return any(
+            word not in masked_words(searchable_text(self.index.entries[slot]))
+            for slot in self.index.live_slots_with(word)
+        )
 
 
 def _intersect(slot_count: int, *masks: BoolArray | None) -> BoolArray:

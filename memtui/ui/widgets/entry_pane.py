@@ -261,8 +261,11 @@ class EntryPane(Vertical):
             # Typing often keeps the same top entry: re-render it only when something changed.
             self.shown = shown
             detail.show(text, pattern)
+        shown_hit = self.masker.hit(hit, revealed=self.revealed)
         why.show(
-            render.breakdown(hit, self.previous, expanded=not self.compact, width=why.text_width),
+            render.breakdown(
+                shown_hit, self.previous, expanded=not self.compact, width=why.text_width
+            ),
             "why" if hit.explanation.browse else f"why #{hit.rank}",
             bars=not hit.explanation.browse,
         )
