@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from memtui.cli import main
 from memtui.core.live.store import Store
 
 TODAY = dt.date(2026, 11, 21)
@@ -64,3 +65,31 @@ def test_a_narrowed_window_hides_a_read_note_whole_like_an_unread_one(tmp_path: 
     never_read = Store(tmp_path, days=30, today=TODAY)
     never_read.load()
     assert narrowed.hidden_by_window == never_read.hidden_by_window == 2
+
+
+@pytest.mark.parametrize(
+    ("days", "today"),
+    [(100_000_000, TODAY), (10**15, TODAY), (5, dt.date(1, 1, 2)), (1, dt.date.min)],
+    ids=["days-past-year-1", "days-past-timedelta", "today-in-year-1", "today-first-day"],
+)
+def test_a_window_reaching_before_year_1_holds_every_note(
+    tmp_path: Path, days: int, today: dt.date
+) -> None:
+    (tmp_path / "0001-01-01.md").write_text("## First\nthe first day\n")
+    (tmp_path / "2001-01-01.md").write_text("## Old\nvery old\n")
+    store = Store(tmp_path, days=days, today=today)
+    store.load()
+    assert len(store.entries) == 2 and store.hidden_by_window == 0
+
+
+@pytest.mark.parametrize("command", ["rank", "list", "health"])
+@pytest.mark.parametrize("window", [("--days", "99999999999"), ("--today", "0001-01-02")])
+def test_commands_take_a_window_reaching_before_year_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, window: tuple[str, str]
+) -> None:
+    (tmp_path / "2001-01-01.md").write_text("## Old\ndeploy notes\n")
+    query = ["-q", "deploy"] if command == "rank" else []
+    code = main([command, *query, str(tmp_path), *window])
+    captured = capsys.readouterr()
+    assert code == 0 and "Traceback" not in captured.err
+    assert ("· 1 entry ·" if command == "health" else "2001-01-01.md") in captured.out

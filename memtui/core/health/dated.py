@@ -31,6 +31,7 @@ from memtui.core.health.model import Check, Finding, citation, newest_first
 from memtui.core.health.settings import HealthSettings
 from memtui.core.model import Entry
 from memtui.core.plural import plural
+from memtui.core.reading.dates import days_before
 from memtui.core.search.arrays import SmallArray, run_starts
 from memtui.core.search.entry_keys import NO_TOPIC, topic_hashes, topic_keys
 from memtui.core.search.terms import EntryTerms, by_word, counted, gathered, pair_chunks
@@ -314,7 +315,7 @@ def find_stale(terms: EntryTerms, settings: HealthSettings, today: dt.date) -> l
     if len(dated) == 0:
         return []
     reference = min(today, dt.date.fromordinal(int(dated.max())))
-    cutoff = (reference - dt.timedelta(days=settings.stale_days)).toordinal()
+    cutoff = days_before(reference, settings.stale_days).toordinal()
     stale = (ordinals < cutoff) & (held >= settings.stale_min_words) & (latest <= ordinals)
     words_of: defaultdict[int, list[int]] = defaultdict(list)
     keep = stale[owner]

@@ -10,12 +10,13 @@ from __future__ import annotations
 import datetime as dt
 
 from memtui.core.model import Entry, Source
+from memtui.core.reading.dates import days_before
 from memtui.core.reading.file_kind import FileKind
 
 
 def window_cutoff(days: int, today: dt.date) -> dt.date | None:
     """The first day inside a window of `days` before `today`; None for no window (0)."""
-    return None if days <= 0 else today - dt.timedelta(days=days)
+    return None if days <= 0 else days_before(today, days)
 
 
 def file_in_window(kind: FileKind, cutoff: dt.date | None) -> bool:

@@ -33,6 +33,16 @@ _TIME_LINE = re.compile(
     r"\s*(?:[-*+]\s*)?(?:\*\*)?(?:时间|時間|time|Time|TIME)(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*"
     r"([01]?\d|2[0-3]):([0-5]\d)"
 )
+
+
+def days_before(day: dt.date, days: int) -> dt.date:
+    """`day` minus `days`, or the first day there is when that reaches before year 1: a
+    `--days 100000000` window, or `--today 0001-01-02`, holds every note instead of crashing."""
+    if days >= day.toordinal():
+        return dt.date.min
+    return day - dt.timedelta(days=days)
+
+
 BRACKET_STAMP = re.compile(
     r"\[(\d{4})-(\d{2})-(\d{2})(?:[ T]([01]?\d|2[0-3]):([0-5]\d))?[^\]\n]*\]?"
 )
