@@ -7,6 +7,9 @@ from __future__ import annotations
 import json
 import os
 import struct
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -75,6 +78,29 @@ def test_rank_answers_when_its_cache_header_is_nested_200k_deep(
     assert main(["cache"]) == 0
     listed = capsys.readouterr().out
     assert "Traceback" not in listed and "nested too deeply" in listed
+
+
+def test_a_fifo_in_place_of_the_cache_file_is_damage_not_a_hang(memory_root: Path) -> None:
+    """Opening a FIFO for reading blocks until something writes to it: `rank` and `cache`
+    waited forever. A separate process each, so a regression fails on the timeout."""
+    cached_engine(memory_root).save_cache()
+    cache_file = CacheFolder().file_for(memory_root)
+    cache_file.unlink()
+    os.mkfifo(cache_file)
+
+    def memtui(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "memtui", *args]
+        return subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+
+    listed = memtui("cache")
+    assert listed.returncode == 0 and "unreadable: not a regular file" in listed.stdout
+    ranked = memtui("rank", "-q", "deploy", str(memory_root), "--days", "0")
+    assert ranked.returncode == 0 and "deploy" in ranked.stdout.lower()
+    assert "ignored and rebuilt: not a regular file" in ranked.stderr
+    deadline = time.monotonic() + 60  # rank writes its cache in a detached child
+    while not cache_file.is_file() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert cache_file.is_file()
 
 
 def test_a_killed_write_is_shown_by_cache_and_removed_on_the_next_start(

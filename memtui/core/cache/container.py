@@ -29,6 +29,8 @@ import msgspec
 from msgspec import Struct
 from msgspec import json as msgspec_json
 
+from memtui.core.reading.small_file import Unreadable, open_regular
+
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
@@ -142,7 +144,9 @@ class Container:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self._stream = path.open("rb")
+            self._stream = os.fdopen(open_regular(path), "rb")
+        except Unreadable as exc:
+            raise CacheCorrupt(str(exc)) from None
         except OSError as exc:
             raise CacheCorrupt(f"cannot open ({exc.strerror or exc})") from None
         try:

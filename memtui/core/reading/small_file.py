@@ -41,6 +41,18 @@ def read_up_to(descriptor: int, count: int, chunk: int = _CHUNK) -> bytes:
     return b"".join(pieces)
 
 
+def open_regular(path: Path) -> int:
+    """A descriptor of the regular file at `path`, opened without blocking: a FIFO put in its
+    place raises `Unreadable` instead of hanging until something writes to it."""
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        _regular(os.fstat(descriptor))
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor
+
+
 def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
     """At most `limit` bytes of the regular file at `path`.
 
@@ -60,16 +72,13 @@ def read_small_file(path: Path, limit: int, *, truncate: bool = False) -> bytes:
     if info.st_size > limit and not truncate:
         raise Unreadable(f"{info.st_size:,} bytes, more than the {limit:,} read: not read")
     try:
-        descriptor = os.open(path, _OPEN_FLAGS)
-    except FileNotFoundError:
+        descriptor = open_regular(path)
+    except (FileNotFoundError, Unreadable):
         raise
     except OSError as exc:
         raise Unreadable(f"not readable ({exc.strerror or exc})") from None
     try:
-        _regular(os.fstat(descriptor))
         data = read_up_to(descriptor, limit + 1)
-    except Unreadable:
-        raise
     except OSError as exc:
         raise Unreadable(f"not readable ({exc.strerror or exc})") from None
     finally:
