@@ -12,7 +12,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
+import io
 import os
+import signal
 import sys
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
@@ -364,9 +366,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        # `memtui list | head`: the reader left; exit quietly like other Unix tools.
+        # `memtui health | head`: the reader left before the end. Quietly, with the status the
+        # shell gives grep or cat killed by SIGPIPE (128 + 13): a cut-off `health` or `rank`
+        # must not read as healthy, or as a whole answer, to `set -o pipefail`.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+        return 128 + signal.SIGPIPE
 
 
 def entry() -> NoReturn:
@@ -376,6 +380,8 @@ def entry() -> NoReturn:
     the same way. Those commands leave nothing for an exit hook: a cache write runs in a
     detached process of its own, or before `main` returns."""
     argv = sys.argv[1:]
+    if argv and argv[0] in ENGINE_COMMANDS:
+        _buffered_stdout()
     code = main(argv)
     if not argv or argv[0] not in ENGINE_COMMANDS:
         raise SystemExit(code)
@@ -383,3 +389,15 @@ def entry() -> NoReturn:
         sys.stdout.flush()
         sys.stderr.flush()
     os._exit(code)
+
+
+def _buffered_stdout() -> None:
+    """Under `python -u` or PYTHONUNBUFFERED=1 (common in containers) stdout writes straight to
+    the raw file, and a text write the OS takes only in part loses the rest without an error: a
+    reader that left mid-output read as a whole answer (exit 0). A buffered writer writes the
+    rest, and raises when the reader is gone."""
+    stdout = sys.stdout
+    if isinstance(stdout, io.TextIOWrapper) and isinstance(stdout.buffer, io.RawIOBase):
+        sys.stdout = io.TextIOWrapper(
+            io.BufferedWriter(stdout.buffer), encoding=stdout.encoding, errors=stdout.errors
+        )

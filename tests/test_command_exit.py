@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -53,20 +54,29 @@ def test_the_whole_output_reaches_a_pipe(big_folder: Path, env: dict[str, str]) 
     assert len(json.loads(result.stdout)["entries"]) == 3000
 
 
-def test_a_reader_that_leaves_early_ends_it_quietly(big_folder: Path, env: dict[str, str]) -> None:
-    """`memtui list | head -1`."""
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "PYTHONUNBUFFERED"])
+def test_a_reader_that_leaves_early_ends_it_quietly_as_cut_off(
+    big_folder: Path, env: dict[str, str], unbuffered: str
+) -> None:
+    """`memtui list | head -1`: no traceback, the status the shell gives `cat` killed by
+    SIGPIPE (a cut-off listing is not a whole answer), and the cache written all the same."""
     with subprocess.Popen(
         memtui("list", str(big_folder), "--days", "0"),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=env,
+        env=env | {"PYTHONUNBUFFERED": unbuffered},
     ) as listing:
         assert listing.stdout is not None and listing.stderr is not None
         assert listing.stdout.readline()
         listing.stdout.close()
         errors = listing.stderr.read()
-        assert listing.wait(timeout=120) == 0
+        assert listing.wait(timeout=120) == 141
     assert errors == b""
+    cache = Path(env["XDG_CACHE_HOME"]) / "memtui"
+    deadline = time.monotonic() + 60  # written in a detached child
+    while not list(cache.glob("*.cache")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert list(cache.glob("*.cache"))
 
 
 FULL_DISK = """

@@ -15,6 +15,8 @@ once each replace the file by rename, so a reader sees one whole cache or the ot
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 
 from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
@@ -36,15 +38,22 @@ def open_engine(startup: Startup) -> Engine:
     )
 
 
-def save_cache_after_output(engine: Engine) -> None:
-    """Write the cache again if what is loaded differs from it, once everything printed so far
-    has reached the caller; in a detached child where one can be started."""
-    if not engine.cache_stale:
-        return
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if not run_detached(lambda: _save(engine)):
-        _save(engine)
+@contextmanager
+def cache_saved_after(engine: Engine) -> Iterator[None]:
+    """Print the output inside; then, if what is loaded differs from the cache, write it once
+    everything printed has reached the caller, in a detached child where one can be started.
+
+    Also when the reader left mid-output (`memtui rank … | head`): the next call should start
+    warm all the same, and the cache is not the output's to lose."""
+    try:
+        yield
+    finally:
+        if engine.cache_stale:
+            with suppress(BrokenPipeError):  # the reader left: what it read has reached it
+                sys.stdout.flush()
+            sys.stderr.flush()
+            if not run_detached(lambda: _save(engine)):
+                _save(engine)
 
 
 def _save(engine: Engine) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
-from memtui.commands.engine import open_engine, save_cache_after_output
+from memtui.commands.engine import cache_saved_after, open_engine
 from memtui.commands.output import load_notes, root_fields, roots_payload, unreadable_notes
 from memtui.core.cite import date_label, iso_date
 from memtui.core.health.check import check_health
@@ -36,14 +36,14 @@ def run_health(args: argparse.Namespace, out: TextIO | None = None) -> int:
     report = check_health(engine)
     session = session_report(engine.roots, loading_only=True)  # on-demand files: unreported
     show = secret_masker(args, startup.config)
-    if args.json:
-        payload = health_payload(engine, report, startup.days, show)
-        dump_json(payload | {"session": session_payload(session)}, stream)
-    else:
-        print_report(stream, engine, report, startup.days, show)
-        print("", *(one_line(line, 400) for line in session.lines()), sep="\n", file=stream)
-    stream.flush()
-    save_cache_after_output(engine)
+    with cache_saved_after(engine):
+        if args.json:
+            payload = health_payload(engine, report, startup.days, show)
+            dump_json(payload | {"session": session_payload(session)}, stream)
+        else:
+            print_report(stream, engine, report, startup.days, show)
+            print("", *(one_line(line, 400) for line in session.lines()), sep="\n", file=stream)
+        stream.flush()
     return 1 if report.findings else 0
 
 

@@ -15,7 +15,7 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
-from memtui.commands.engine import open_engine, save_cache_after_output
+from memtui.commands.engine import cache_saved_after, open_engine
 from memtui.commands.output import load_notes, root_fields, roots_payload, skipped_payload
 from memtui.core.cite import date_label, iso_date
 from memtui.core.live.engine import Engine
@@ -47,38 +47,38 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
     show = secret_masker(args, startup.config)
     for warning in load_notes(startup, engine):
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
-    if args.json:
-        payload: dict[str, Any] = {
-            "root": str(engine.roots[0].path),
-            "roots": roots_payload(engine),
-            "today": today.isoformat(),
-            "days": days,
-            "hidden_by_window": engine.hidden_by_window,
-            "entries": [
-                {
-                    "id": entry.id,
-                    **root_fields(engine, entry),
-                    "path": entry.path,
-                    "line_start": entry.line_start,
-                    "line_end": entry.line_end,
-                    "title": show(entry.title),
-                    "heading_path": [show(part) for part in entry.heading_path],
-                    "date": iso_date(entry),
-                    "date_origin": entry.date_origin.value,
-                    "source": entry.source.value,
-                    "role": entry.role,
-                    "tags": list(entry.tags),
-                    "warnings": list(entry.warnings),
-                }
-                for entry in entries
-            ],
-            "skipped": skipped_payload(engine),
-        }
-        dump_json(payload, stream)
-    else:
-        _print_human(stream, engine, entries, days, show)
-    stream.flush()
-    save_cache_after_output(engine)
+    with cache_saved_after(engine):
+        if args.json:
+            payload: dict[str, Any] = {
+                "root": str(engine.roots[0].path),
+                "roots": roots_payload(engine),
+                "today": today.isoformat(),
+                "days": days,
+                "hidden_by_window": engine.hidden_by_window,
+                "entries": [
+                    {
+                        "id": entry.id,
+                        **root_fields(engine, entry),
+                        "path": entry.path,
+                        "line_start": entry.line_start,
+                        "line_end": entry.line_end,
+                        "title": show(entry.title),
+                        "heading_path": [show(part) for part in entry.heading_path],
+                        "date": iso_date(entry),
+                        "date_origin": entry.date_origin.value,
+                        "source": entry.source.value,
+                        "role": entry.role,
+                        "tags": list(entry.tags),
+                        "warnings": list(entry.warnings),
+                    }
+                    for entry in entries
+                ],
+                "skipped": skipped_payload(engine),
+            }
+            dump_json(payload, stream)
+        else:
+            _print_human(stream, engine, entries, days, show)
+        stream.flush()
     return 0 if entries else 1
 
 

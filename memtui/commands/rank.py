@@ -13,7 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, secrets_masked, startup_from_args
-from memtui.commands.engine import open_engine, save_cache_after_output
+from memtui.commands.engine import cache_saved_after, open_engine
 from memtui.commands.output import (
     excerpt,
     explanation_lines,
@@ -54,14 +54,14 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     show = secret_masker(args, config)
     masked = secrets_masked(args, config)
 
-    if args.json:
-        dump_json(_payload(engine, result, args.explain, show, masked), stream)
-    elif result.hits:
-        _print_hits(stream, result, show, explained=args.explain, masked=masked)
-    else:
-        _print_empty(stream, result, days)
-    stream.flush()
-    save_cache_after_output(engine)
+    with cache_saved_after(engine):
+        if args.json:
+            dump_json(_payload(engine, result, args.explain, show, masked), stream)
+        elif result.hits:
+            _print_hits(stream, result, show, explained=args.explain, masked=masked)
+        else:
+            _print_empty(stream, result, days)
+        stream.flush()
     return 0 if result.hits else 1
 
 
