@@ -118,6 +118,17 @@ def test_partly_unmatched_query_says_so(
     assert "No entry contains: chxcxlxst (did you mean: checklist?)" in out
 
 
+def test_a_query_of_filters_only_says_it_lists_newest_first(
+    memory_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = rank(capsys, "-q", "source:daily", str(memory_root), "--days", "0")
+    assert code == 0 and "note: no words to rank by" in out
+    code, payload = rank_json(capsys, "-q", "source:daily", str(memory_root), "--days", "0")
+    assert code == 0 and any("newest first" in note for note in payload["notes"])
+    dates = [hit["date"] for hit in payload["results"]]
+    assert dates == sorted(dates, reverse=True)
+
+
 def test_no_results_json(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, payload = rank_json(capsys, "-q", "zzqqxx", str(memory_root))
     assert code == 1
@@ -132,6 +143,10 @@ def test_no_results_json(memory_root: Path, capsys: pytest.CaptureFixture[str]) 
         ("x" * 10_000, "limit is"),
         ("deploy after:2026-13-40", "expected a date"),
         ("before:soon", "expected a date"),
+        ("?", "nothing to search for in '?'"),
+        ("🙂 …", "nothing to search for"),
+        ('"', "nothing to search for"),
+        ("after: tag:", "nothing to search for"),
     ],
 )
 def test_bad_input_exits_2(

@@ -12,6 +12,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from msgspec.structs import replace
+
 from memtui.commands.common import dump_json, secret_masker, secrets_masked, startup_from_args
 from memtui.commands.engine import cache_saved_after, open_engine
 from memtui.commands.output import (
@@ -33,6 +35,8 @@ from memtui.core.sanitize import one_line
 from memtui.core.search.query import QueryError, parse_query
 from memtui.errors import UsageError
 
+FILTERS_ONLY = "no words to rank by: the entries the filters keep, newest first"
+
 
 def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     stream = out or sys.stdout
@@ -40,9 +44,14 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if not query.strip():
         raise UsageError("empty query: give words to search for, e.g. memtui rank 'deploy staging'")
     try:
-        parse_query(query)
+        parsed = parse_query(query)
     except QueryError as exc:
         raise UsageError(f"invalid query: {exc}") from None
+    if not parsed.has_terms and not parsed.has_filters:
+        raise UsageError(
+            f"nothing to search for in {query!r}: give words (letters or digits) or a filter "
+            "with a value, e.g. memtui rank 'deploy staging' or memtui rank after:2026-11-01"
+        )
     startup = startup_from_args(args)
     config, days = startup.config, startup.days
     engine = open_engine(startup)
@@ -51,6 +60,8 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
     limit = None if args.n == 0 else args.n
     result = engine.search(query, limit=limit)
+    if not parsed.has_terms:
+        result = replace(result, notes=(*result.notes, FILTERS_ONLY))
     show = secret_masker(args, config)
     masked = secrets_masked(args, config)
 
