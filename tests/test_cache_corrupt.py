@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 from cache_helpers import assert_same_engine, cached_engine, fresh_engine
 
+from memtui.cli import main
 from memtui.core.cache.container import Container, Section, write_container
 from memtui.core.cache.folder import CacheFolder
 
@@ -299,6 +301,35 @@ def test_a_body_damaged_after_the_load_is_never_shown_and_the_cache_is_rebuilt(
     assert_same_engine(cached_engine(memory_root), fresh_engine(memory_root))
 
 
+@pytest.mark.parametrize("removable", [True, False], ids=["removed", "cannot-be-removed"])
+def test_rank_never_prints_hits_whose_text_did_not_read_back(
+    memory_root: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    removable: bool,
+) -> None:
+    """`rank` printed blank excerpts from a damaged bodies section. It says so on stderr and
+    answers from the folder itself."""
+    main(["rank", "-q", "deploy", str(memory_root), "--days", "0", "--today", "2026-11-21"])
+    expected = capsys.readouterr().out
+    cached_engine(memory_root).save_cache()
+    flipped("bodies")(CacheFolder().file_for(memory_root))
+    if not removable:
+        monkeypatch.setattr(Path, "unlink", _refused)
+    main(["rank", "-q", "deploy", str(memory_root), "--days", "0", "--today", "2026-11-21"])
+    captured = capsys.readouterr()
+    assert "the cache was damaged (an entry's text did not read back)" in captured.err
+    assert _without_timing(captured.out) == _without_timing(expected)
+
+
+def _without_timing(output: str) -> str:
+    return re.sub(r" in [0-9.]+ ms", "", output)
+
+
+def _refused(self: Path, missing_ok: bool = False) -> None:
+    raise PermissionError(13, "Permission denied", str(self))
+
+
 def test_a_damaged_body_in_a_cache_that_cannot_be_removed_is_still_only_a_warning(
     memory_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -307,11 +338,7 @@ def test_a_damaged_body_in_a_cache_that_cannot_be_removed_is_still_only_a_warnin
     cached_engine(memory_root).save_cache()
     path = CacheFolder().file_for(memory_root)
     flipped("bodies")(path)
-
-    def refused(self: Path, missing_ok: bool = False) -> None:
-        raise PermissionError(13, "Permission denied", str(self))
-
-    monkeypatch.setattr(Path, "unlink", refused)
+    monkeypatch.setattr(Path, "unlink", _refused)
     warm = cached_engine(memory_root)
     damaged = [entry for entry in warm.loaded_entries() if entry.body == "" and entry.warnings]
     assert damaged and all("damaged" in entry.warnings[-1] for entry in damaged)

@@ -27,6 +27,7 @@ from memtui.commands.output import (
     skipped_payload,
     unreadable_notes,
 )
+from memtui.core.cache.entry_table import CACHE_DAMAGED
 from memtui.core.cite import citation, date_label
 from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
@@ -34,7 +35,11 @@ from memtui.core.plural import plural
 from memtui.core.sanitize import one_line
 from memtui.core.search.query import QueryError, parse_query
 from memtui.errors import UsageError
+from memtui.startup import Startup
 
+CACHE_TEXT_LOST = (
+    "the cache was damaged (an entry's text did not read back): removed, and the folder read again"
+)
 FILTERS_ONLY = "no words to rank by: the entries the filters keep, newest first"
 
 
@@ -54,12 +59,17 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
     startup = startup_from_args(args)
     config, days = startup.config, startup.days
-    engine = open_engine(startup)
-    engine.load()
+    limit = None if args.n == 0 else args.n
+    engine, result = _ranked(startup, query, limit)
+    if _texts_lost(result):
+        # A body piece of the cache failed its checksum: the hits would print without their
+        # text. Read the folder itself (the damaged file is removed, or, in a folder memtui
+        # cannot write, would be read again); the next call writes the cache afresh.
+        print(f"memtui: {CACHE_TEXT_LOST}", file=sys.stderr)
+        uncached = replace(startup, config=replace(config, cache=False))
+        engine, result = _ranked(uncached, query, limit)
     for warning in [*load_notes(startup, engine), *unreadable_notes(engine)]:
         print(f"memtui: {one_line(warning, 500)}", file=sys.stderr)
-    limit = None if args.n == 0 else args.n
-    result = engine.search(query, limit=limit)
     if not parsed.has_terms:
         result = replace(result, notes=(*result.notes, FILTERS_ONLY))
     show = secret_masker(args, config)
@@ -74,6 +84,17 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
             _print_empty(stream, result, days)
         stream.flush()
     return 0 if result.hits else 1
+
+
+def _ranked(startup: Startup, query: str, limit: int | None) -> tuple[Engine, RankResult]:
+    engine = open_engine(startup)
+    engine.load()
+    return engine, engine.search(query, limit=limit)
+
+
+def _texts_lost(result: RankResult) -> bool:
+    """Whether a hit's text did not read back from the cache (its entry says so)."""
+    return any(CACHE_DAMAGED in hit.entry.warnings for hit in result.hits)
 
 
 def _hit_excerpt(hit: Hit, show: Any) -> str:
