@@ -26,6 +26,7 @@ from memtui.core.settings.history import default_history_path, write_history
 from memtui.ui import idle, render
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
 
@@ -129,6 +130,17 @@ async def test_keys_queued_right_behind_enter_or_tab_go_to_the_list(key: str) ->
         burst(app, [key, "j", "j"])
         await wait_until(pilot, lambda: results.cursor == 2)
         assert screen.query_text == "stripe"
+
+
+async def test_z_queued_right_behind_enter_in_the_list_zooms_the_entry() -> None:
+    app = demo_app("-q", "stripe")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await pilot.press("tab")
+        assert isinstance(app.focused, ResultsList)
+        burst(app, ["enter", "z"])
+        await wait_until(pilot, lambda: app.screen.maximized is not None)
+        assert isinstance(app.screen.maximized, EntryPane)
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,13 @@ class MainScreen(LiveResultsScreen):
 
     @on(ResultsList.Chosen)
     def _chosen(self) -> None:
-        self.query_one(EntryView).focus()
+        self.action_open_entry()
+
+    def action_open_entry(self) -> None:
+        """Enter in the list: focus the entry now (not `focus()`, which queues), so `z` typed
+        right behind enter zooms the entry, not the list."""
+        if self.query_one(ResultsList).hits:
+            self.set_focus(self.query_one(EntryView))
 
     def on_resize(self) -> None:
         self.pane.refit()

@@ -55,7 +55,7 @@ class QueryInput(QuietInput):
         Binding(
             "shift+tab",
             "app.focus_previous",
-            "to the entry pane",
+            "to the why pane",
             show=False,
             priority=True,
             id="query.focus_previous",

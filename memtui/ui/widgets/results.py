@@ -85,7 +85,9 @@ class ResultsList(ScrollView, can_focus=True):
         Binding("pageup", "page_up", "Page up", show=False, id="results.page_up"),
         Binding("home,g", "first", "First", show=False, id="results.first"),
         Binding("end,G", "last", "Last", show=False, id="results.last"),
-        Binding("enter", "choose", "Open entry", show=False, id="results.choose"),
+        # The screen's action, run as the key is handled: a posted message focused the entry
+        # only after `z` typed right behind enter had zoomed the list.
+        Binding("enter", "screen.open_entry", "Open entry", show=False, id="results.choose"),
         Binding("space", "toggle_mark", "Mark", id="results.toggle_mark"),
         Binding("ctrl+a", "mark_all", "Mark all", show=False, id="results.mark_all"),
         Binding("ctrl+u", "clear_marks", "Clear marks", show=False, id="results.clear_marks"),
@@ -111,7 +113,7 @@ class ResultsList(ScrollView, can_focus=True):
             self.entries = entries
 
     class Chosen(Message):
-        """Enter or a click on a row."""
+        """A double-click on a row (enter is the screen's `open_entry`)."""
 
         def __init__(self, hit: Hit) -> None:
             super().__init__()
@@ -311,11 +313,6 @@ class ResultsList(ScrollView, can_focus=True):
 
     def _gutter(self) -> bool:
         return self.always_gutter or bool(self.marks)
-
-    def action_choose(self) -> None:
-        """Enter: go to the selected entry (the screen focuses the entry pane)."""
-        if self.hits:
-            self.post_message(self.Chosen(self.hits[self.cursor]))
 
     def on_click(self, event: events.Click) -> None:
         index = int(self.scroll_y) + event.y
