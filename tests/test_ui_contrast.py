@@ -16,6 +16,7 @@ from rich.terminal_theme import MONOKAI
 from textual.color import Color
 from textual.filter import monochrome_style
 from textual.pilot import Pilot
+from textual.widgets import Footer
 from ui_helpers import SIZE, demo_app, wait_loaded, wait_until
 
 from memtui.ui import render
@@ -144,6 +145,8 @@ async def test_every_theme_is_readable_where_it_matters() -> None:
             assert matches, f"{theme}: no match drawn in the entry pane"
             places["matches in the entry"] = matches
             places["breakdown"] = widget_cells(screen.query_one("#why"))
+            places["header"] = widget_cells(screen.query_one("#topbar"))
+            places["footer"] = widget_cells(screen.query_one(Footer))
             for place, cells in places.items():
                 assert any(is_text(cell.char) for cell in cells), f"{theme}: {place} is empty"
                 problem = text_below(cells)

@@ -21,12 +21,12 @@ from memtui.ui.gone import GLYPH as GONE_GLYPH
 
 SEPARATOR = (" · ", "$muted")
 LOADING = Content.styled("loading…", "$muted")
-LOAD_FAILED = Content.styled("load failed", "$error")
-QUERY_ERROR = Content.styled("query error", "bold $error")
+LOAD_FAILED = Content.styled("load failed", "$text-error")
+QUERY_ERROR = Content.styled("query error", "bold $text-error")
 WATCH_STYLE = {
-    WatchMode.WATCHING: "$success",
-    WatchMode.POLLING: "$warning",
-    WatchMode.ROOT_MISSING: "bold $error",
+    WatchMode.WATCHING: "$text-success",
+    WatchMode.POLLING: "$text-warning",
+    WatchMode.ROOT_MISSING: "bold $text-error",
 }
 FILE_KINDS_HINT = (
     "memtui reads MEMORY.md, memory/*.md, daily notes (YYYY-MM-DD.md), topic notes "
@@ -43,7 +43,7 @@ def title_line(root_label: str, more_found: int = 0) -> Content:
     much more memory discovery found (ctrl+s, or `m` in the results, opens the picker)."""
     more = f"{more_found:,} more found (^s)" if more_found else ""
     title = Content.assemble(
-        ("memtui", "bold $accent"),
+        ("memtui", "bold $text-accent"),
         SEPARATOR,
         (middle_cut(root_label, widths.SHORT - len(more)), "$foreground"),
     )
@@ -126,7 +126,7 @@ def app_status(
     """
     parts: list[Part] = []
     if marked:
-        parts.append(Part((f"{marked:,} marked",), "bold $accent"))
+        parts.append(Part((f"{marked:,} marked",), "bold $text-accent"))
     if entries is not None:
         shown_days = 0 if window_all else days
         parts += [
@@ -137,22 +137,24 @@ def app_status(
             parts.append(
                 Part(
                     (f"(+{hidden:,} older hidden · t shows all)", f"(+{hidden:,} older · t)"),
-                    "$warning",
+                    "$text-warning",
                     gives_way=(8, 1),
                     glued=True,
                 )
             )
         if skipped:
-            parts.append(Part((f"{skipped} skipped",), "$warning", gives_way=(3,)))
+            parts.append(Part((f"{skipped} skipped",), "$text-warning", gives_way=(3,)))
         if custom_weights:
-            parts.append(Part(("weights: custom",), "$accent", gives_way=(7,)))
+            parts.append(Part(("weights: custom",), "$text-accent", gives_way=(7,)))
     quiet = mode in (WatchMode.WATCHING, WatchMode.OFF)
     parts.append(
         Part((mode.value,), WATCH_STYLE.get(mode, "$muted"), gives_way=(6 if quiet else 0,))
     )
     if polled and mode is not WatchMode.OFF:
         parts.append(
-            Part((f"{counted(polled, 'folder', 'folders')} polled",), "$warning", gives_way=(5,))
+            Part(
+                (f"{counted(polled, 'folder', 'folders')} polled",), "$text-warning", gives_way=(5,)
+            )
         )
     if entries is not None and session_chars:
         parts.append(
@@ -203,7 +205,9 @@ def query_status(
         parts.append(Part((elapsed,), "$muted", gives_way=(9,)))
     if browsing and result.hidden_by_window and not window_all:
         hidden = f"+{result.hidden_by_window:,} older"
-        parts.append(Part((f"{hidden} hidden (t)", f"{hidden} (t)"), "$warning", gives_way=(8, 3)))
+        parts.append(
+            Part((f"{hidden} hidden (t)", f"{hidden} (t)"), "$text-warning", gives_way=(8, 3))
+        )
     return fitted(parts, cells)
 
 
@@ -250,7 +254,7 @@ def empty_folder(root: str, *, hidden: int, skipped: int) -> Content:
 def no_matches(result: RankResult, *, window_all: bool) -> Content:
     query = one_line(result.query, widths.SHORT)
     lines = [
-        Content.assemble(("No matches for ", "bold"), (query, "bold $accent")),
+        Content.assemble(("No matches for ", "bold"), (query, "bold $text-accent")),
         Content(""),
     ]
     if result.unmatched_terms:
@@ -258,7 +262,9 @@ def no_matches(result: RankResult, *, window_all: bool) -> Content:
         lines.append(Content.assemble(("nothing contains  ", "$muted"), (terms, "")))
     if result.suggestions:
         suggestions = ", ".join(one_line(s, widths.WORD) for s in result.suggestions[:5])
-        lines.append(Content.assemble(("did you mean  ", "$muted"), (suggestions, "bold $success")))
+        lines.append(
+            Content.assemble(("did you mean  ", "$muted"), (suggestions, "bold $text-success"))
+        )
     if result.hidden_by_window and not window_all:
         lines.append(
             Content.assemble(

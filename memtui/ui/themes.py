@@ -72,12 +72,22 @@ TEXT_VARIABLES = (
 """Colours memtui draws text in on the surfaces below (`$accent` and friends are for borders
 and fills: text uses Textual's `$text-accent` etc., which are kept readable here)."""
 TEXT_SURFACES = ("surface", "panel", "background")
-TEXT_PAIRS = (
-    ("block-cursor-foreground", "block-cursor-background"),
-    ("block-cursor-blurred-foreground", "block-cursor-blurred-background"),
-    ("match-foreground", "match-background"),
+TEXT_PAIRS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("block-cursor-foreground", ("block-cursor-background",)),
+    ("block-cursor-blurred-foreground", ("block-cursor-blurred-background",)),
+    ("match-foreground", ("match-background",)),
+    ("footer-foreground", ("footer-background",)),
+    (
+        "footer-key-foreground",
+        ("footer-background", "footer-item-background", "footer-key-background"),
+    ),
+    (
+        "footer-description-foreground",
+        ("footer-background", "footer-item-background", "footer-description-background"),
+    ),
 )
-"""Text colours with the background they are drawn on (the cursor sits on the list's surface)."""
+"""Text colours with the backgrounds they are drawn on, bottom layer first, over the list's
+surface (a footer key sits on its item, on the footer: any of them may be see-through)."""
 
 
 class ThemeFileError(ValueError):
@@ -228,8 +238,10 @@ def readable_variables(variables: dict[str, str], terminal: TerminalTheme) -> di
                 adjusted = readable(adjusted, under)
         if adjusted != color:
             out[name] = adjusted.hex
-    for foreground_name, background_name in TEXT_PAIRS:
-        fill = _solid(variables.get(background_name, ""), surface, terminal, fill=True)
+    for foreground_name, background_names in TEXT_PAIRS:
+        fill: Color | None = None
+        for name in background_names:
+            fill = _solid(variables.get(name, ""), fill or surface, terminal, fill=True) or fill
         if fill is None:
             continue
         color = _solid(variables.get(foreground_name, ""), fill, terminal)

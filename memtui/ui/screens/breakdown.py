@@ -25,7 +25,7 @@ class BreakdownScreen(CloseableModal):
     def compose(self) -> ComposeResult:
         entry = self.hit.entry
         title = Content.assemble(
-            (f"why #{self.hit.rank}  ", "bold $accent"),
+            (f"why #{self.hit.rank}  ", "bold $text-accent"),
             title_content(one_line(entry.title, widths.SHORT), "bold"),
             ("  ", ""),
             (one_line(render.line_range(entry), widths.SHORT), "$muted"),

@@ -106,7 +106,7 @@ class FileViewScreen(Screen[None]):
         problems = " · ".join(one_line(note, widths.SHORT) for note in message.notes)
         header = self.query_one("#file-header", Static)
         if not message.lines and problems:
-            header.update(self._header(f"cannot show the file: {problems}", "$error"))
+            header.update(self._header(f"cannot show the file: {problems}", "$text-error"))
         else:
             header.update(self._header(f"{state} · {problems}" if problems else state))
 

@@ -63,9 +63,9 @@ def session_options(session: SessionReport) -> list[Option]:
     """The view's last section: what every session start loads, the biggest contributors and
     what caps cut off (read-only lines, like the section headings)."""
     heading, *rest = session.lines()
-    options = [Option(Content.styled(heading, "bold $secondary"), disabled=True)]
+    options = [Option(Content.styled(heading, "bold $text-secondary"), disabled=True)]
     for line in rest:
-        style = "bold $secondary" if not line.startswith(" ") else "$foreground"
+        style = "bold $text-secondary" if not line.startswith(" ") else "$foreground"
         options.append(Option(Content.styled(one_line(line, widths.LINE), style), disabled=True))
     return options
 
@@ -86,10 +86,10 @@ class HealthScreen(Screen[None]):
     #health-body { height: 1fr; }
     #health-list {
         width: 11fr; min-width: 40; height: 1fr;
-        border: round $primary 40%; border-title-color: $primary;
+        border: round $primary 40%; border-title-color: $text-primary;
         text-wrap: nowrap; text-overflow: ellipsis;
     }
-    #health-list:focus { border: round $accent; border-title-color: $accent; }
+    #health-list:focus { border: round $accent; border-title-color: $text-accent; }
     #health-right { width: 9fr; }
     #health-header { height: auto; background: $panel; padding: 0 1; }
     #health-rule { height: auto; padding: 0 1; }
@@ -147,7 +147,7 @@ class HealthScreen(Screen[None]):
             title.update(
                 Content.styled(
                     f"memory health · could not check: {one_line(message.error, widths.LINE)}",
-                    "bold $error",
+                    "bold $text-error",
                 )
             )
             return
@@ -170,7 +170,7 @@ class HealthScreen(Screen[None]):
         self.findings = []
         for check in Check:
             options.append(
-                Option(Content.styled(report.heading(check), "bold $secondary"), disabled=True)
+                Option(Content.styled(report.heading(check), "bold $text-secondary"), disabled=True)
             )
             section = report.section(check)
             for finding in section[:MAX_ROWS_PER_SECTION]:
@@ -231,7 +231,7 @@ class HealthScreen(Screen[None]):
             header.update(
                 Content.styled(
                     "No findings: nothing duplicated, superseded, cut off, secret or stale.",
-                    "$success",
+                    "$text-success",
                 )
             )
             rule.update(Content(""))
@@ -243,7 +243,9 @@ class HealthScreen(Screen[None]):
             Content("\n").join(
                 [
                     render.detail_header(entry, masked=masked, revealed=False),
-                    Content.styled(one_line(self._masked(finding.reason), widths.LINE), "$accent"),
+                    Content.styled(
+                        one_line(self._masked(finding.reason), widths.LINE), "$text-accent"
+                    ),
                 ]
             )
         )

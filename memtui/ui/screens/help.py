@@ -120,7 +120,7 @@ def help_rows(app: App[Any], keymap: Mapping[str, str]) -> list[HelpRow]:
     rows += [row(everywhere, binding, _what(binding)) for binding in _bindings(MAIN_BINDINGS)]
     rows += [
         (everywhere, shown(["ctrl+p"]), "command palette: every action, themes", ""),
-        (everywhere, shown(["tab", "shift+tab"]), "move focus: query → results → entry", ""),
+        (everywhere, shown(["tab", "shift+tab"]), "move focus: query → results → entry → why", ""),
         (everywhere, shown(["ctrl+q"]), "quit", ""),
     ]
     rows += [("query syntax", syntax, meaning, "") for syntax, meaning in QUERY_SYNTAX]
@@ -204,7 +204,7 @@ class HelpScreen(CloseableModal):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="modal-box"):
-            yield Static(Content.styled("memtui keys", "bold $accent"), id="help-title")
+            yield Static(Content.styled("memtui keys", "bold $text-accent"), id="help-title")
             yield VerticalScroll(Static(id="help-body", markup=False))
             yield Static(
                 Content.styled(

@@ -35,7 +35,7 @@ class NoMemoryScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         lines: list[Content] = [
-            Content.styled("No memory folder found", "bold $accent"),
+            Content.styled("No memory folder found", "bold $text-accent"),
             Content(""),
             Content("memtui looked in these places, in order:"),
         ]

@@ -86,7 +86,7 @@ class RootsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="roots-box", classes="modal-box"):
-            yield Static(Content.styled("Memory folders found", "bold $accent"))
+            yield Static(Content.styled("Memory folders found", "bold $text-accent"))
             yield Static(self._help(), id="roots-help")
             yield DataTable(id="roots-table", cursor_type="row", zebra_stripes=True)
             yield Static(id="roots-note", markup=False)

@@ -49,18 +49,18 @@ class WarningsScreen(CloseableModal):
         count = len(self.rows)
         title = f"warnings ({count})" if count else "warnings"
         with Vertical(id="warnings-box", classes="modal-box"):
-            yield Static(Content.styled(title, "bold $accent"))
+            yield Static(Content.styled(title, "bold $text-accent"))
             yield VerticalScroll(Static(self._body(), id="warnings-body", markup=False))
             yield Static(Content.styled("esc close", "$muted"))
 
     def _body(self) -> Content:
         if not self.rows:
-            return Content.styled("Nothing to report: every file loaded cleanly.", "$success")
+            return Content.styled("Nothing to report: every file loaded cleanly.", "$text-success")
         lines = [
             Content.assemble(
                 (one_line(where, widths.SHORT), "bold"),
                 ("  ", ""),
-                (one_line(problem, widths.LINE), "$warning"),
+                (one_line(problem, widths.LINE), "$text-warning"),
             )
             for where, problem in self.rows[:MAX_WARNING_ROWS]
         ]

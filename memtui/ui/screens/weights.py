@@ -66,7 +66,7 @@ class WeightsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="weights-box", classes="modal-box"):
-            yield Static(Content.styled("weights · share of the score", "bold $accent"))
+            yield Static(Content.styled("weights · share of the score", "bold $text-accent"))
             yield Static(id="weights-body", markup=False)
             yield Static(
                 Content.styled(
@@ -83,16 +83,16 @@ class WeightsScreen(ModalScreen[None]):
         total = sum(self.weights.values()) or 1.0
         lines: list[Content] = []
         for index, name in enumerate(self.ROWS):
-            marker = ("▸ ", "bold $accent") if index == self.row else ("  ", "")
+            marker = ("▸ ", "bold $text-accent") if index == self.row else ("  ", "")
             if name == HALF_LIFE:
                 value = f"{self.half_life:>5.0f} d"
                 fraction = min(1.0, self.half_life / 365)
-                style = "$primary"
+                style = "$text-primary"
                 share = ""
             else:
                 value = f"{self.weights[name]:>5.2f}  "
                 fraction = self.weights[name]
-                style = render.FACTOR_STYLE.get(name, "$primary")
+                style = render.FACTOR_STYLE.get(name, "$text-primary")
                 share = f" {self.weights[name] / total:4.0%}"
             lines.append(
                 Content.assemble(

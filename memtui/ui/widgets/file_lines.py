@@ -50,7 +50,7 @@ class FileLines(ScrollView, can_focus=True):
     FileLines { background: $surface; }
     FileLines > .file-lines--number { color: $muted; }
     FileLines > .file-lines--entry { background: $boost; }
-    FileLines > .file-lines--entry-number { color: $accent; text-style: bold; }
+    FileLines > .file-lines--entry-number { color: $text-accent; text-style: bold; }
     FileLines > .file-lines--match {
         color: $match-foreground; background: $match-background; text-style: bold;
     }
