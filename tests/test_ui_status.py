@@ -46,7 +46,7 @@ def test_app_status_counts_window_hidden_and_skipped() -> None:
     assert line.plain == (
         "12,345 entries · 30 days (+1,500 older hidden · t shows all) · 2 skipped · watching"
     )
-    assert {"$warning", "$success"} <= styles(line)
+    assert {"$text-warning", "$text-success"} <= styles(line)
     one = status.app_status(
         entries=1,
         skipped=0,
@@ -68,7 +68,7 @@ def test_app_status_with_every_date_hides_nothing() -> None:
         entries=3, skipped=0, days=30, window_all=False, hidden=0, mode=WatchMode.ROOT_MISSING
     )
     assert missing.plain == "3 entries · 30 days · root missing"  # still shown, dimmed
-    assert "bold $error" in styles(missing)
+    assert "bold $text-error" in styles(missing)
     unwindowed = status.app_status(
         entries=2, skipped=0, days=0, window_all=False, hidden=0, mode=WatchMode.POLLING
     )
