@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.content import Content
@@ -13,6 +14,7 @@ from ui_helpers import build_app, static_text, wait_loaded, wait_until
 from memtui.core.live.watch import WatchMode
 from memtui.core.model import ChangeSet, RankResult
 from memtui.ui import status, widths
+from memtui.ui.textual_private import painted_strips
 
 HOSTILE = "[bold red]x[/]\x1b[31m\nline two"
 
@@ -30,6 +32,36 @@ def test_title_line_names_the_root_as_plain_text() -> None:
     hostile = status.title_line(HOSTILE).plain
     assert "[bold red]x[/]" in hostile and "\x1b" not in hostile and "\n" not in hostile
     assert len(status.title_line("a" * 500).plain) <= len("memtui · ") + widths.SHORT
+
+
+LONG_ROOT = "/srv/customer-platform-monorepo/agents/openclaw-workspace-production/memory-root"
+
+
+@pytest.mark.parametrize("cells", [24, 29, 40, 49, 80])
+def test_title_line_fits_its_room_ending_with_the_folder(cells: int) -> None:
+    title = status.title_line(LONG_ROOT, cells=cells).plain
+    room = cells - len("memtui · ")
+    assert len(title) == cells and title.startswith("memtui · /")
+    assert title.endswith(LONG_ROOT[-(room - 1 - (room - 1) // 3) :])  # `middle_cut`
+
+
+def test_title_line_drops_more_found_before_the_folder() -> None:
+    assert "2 more found" in status.title_line("~/work", 2, cells=60).plain
+    narrow = status.title_line(LONG_ROOT, 2, cells=40).plain
+    assert "more found" not in narrow and narrow.endswith("memory-root")
+
+
+async def test_a_long_root_stays_on_the_one_line_header(tmp_path: Path) -> None:
+    root = tmp_path / "customer-platform-monorepo" / "openclaw-workspace-production" / "mem-root"
+    root.mkdir(parents=True)
+    (root / "MEMORY.md").write_text("# Memory\n\n## Deploy\n\nDeploy on Fridays.\n")
+    for width in (60, 80, 100):
+        app = build_app(str(root), "--no-watch")
+        async with app.run_test(size=(width, 24)) as pilot:
+            await wait_loaded(pilot, app)
+            header = painted_strips(app.screen)[0].text
+            assert "…" in header and header.rstrip().split("  ")[0].endswith("mem-root"), header
+            assert "1 entry" in header or width < 80
 
 
 def test_app_status_before_the_engine_loaded_is_only_the_watcher() -> None:

@@ -38,18 +38,29 @@ QUERY_TIPS = (
 )
 
 
-def title_line(root_label: str, more_found: int = 0) -> Content:
-    """`memtui · ~/workspace` on the top bar's left (a long path cut in the middle), and how
-    much more memory discovery found (ctrl+s, or `m` in the results, opens the picker)."""
+def title_line(root_label: str, more_found: int = 0, *, cells: int | None = None) -> Content:
+    """`memtui · ~/workspace` on the top bar's left, and how much more memory discovery found
+    (ctrl+s, or `m` in the results, opens the picker). The path is cut in the middle to fit
+    `cells` (None: `widths.SHORT`): its end names the folder, and a path that wrapped onto a
+    second line of the one-line bar vanished."""
     more = f"{more_found:,} more found (^s)" if more_found else ""
+    room = widths.SHORT if cells is None else cells - len("memtui") - len(SEPARATOR[0])
+    if more and room - len(more) - len(SEPARATOR[0]) < MIN_PATH_CELLS:
+        more = ""  # the folder first: the picker is also in the palette
+    if more:
+        room -= len(more) + len(SEPARATOR[0])
     title = Content.assemble(
         ("memtui", "bold $text-accent"),
         SEPARATOR,
-        (middle_cut(root_label, widths.SHORT - len(more)), "$foreground"),
+        (middle_cut(root_label, max(1, min(room, widths.SHORT))), "$foreground"),
     )
     if more:
         title += Content.assemble(SEPARATOR, (more, "$text-muted"))
     return title
+
+
+MIN_PATH_CELLS = 16
+"""Below this much room for the folder's path, the title drops "N more found"."""
 
 
 @dataclass(frozen=True)

@@ -76,7 +76,7 @@ class LiveResultsScreen(PromptScreen):
         self._idle = IdleJobs(self.set_timer)
         self.heap_settles = 0
         """How often the heap was settled (tests wait for it)."""
-        self._title: Content | None = None
+        self._title: partial[Content] | None = None
         """The title line last painted (updating it re-lays out the screen)."""
         self._ready_at_load = False
         self._save_at_paint: Engine | None = None  # a cold start's, saved once reranked
@@ -102,7 +102,7 @@ class LiveResultsScreen(PromptScreen):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="topbar"):
-            yield Static(id="app-title", markup=False)
+            yield StatusLine(id="app-title")
             yield StatusLine(id="app-status")
         with Horizontal(id="query-row"):
             yield Static(Content("❯"), id="prompt", markup=False)
@@ -310,10 +310,10 @@ class LiveResultsScreen(PromptScreen):
 
     def _paint_chrome(self) -> None:
         options = self.options
-        title = status.title_line(options.root_label, options.more_found)
-        if title != self._title:  # a new title may change the layout; the same one must not
-            self._title = title
-            self.query_one("#app-title", Static).update(title)
+        title = partial(status.title_line, options.root_label, options.more_found)
+        if self._title is None or title.args != self._title.args:  # a new title may change
+            self._title = title  # the layout; the same one must not
+            self.query_one("#app-title", StatusLine).show(title)
         engine = self.engine
         line = partial(
             status.app_status,
