@@ -59,8 +59,8 @@ async def test_the_load_line_is_drawn_above_the_entry() -> None:
             await pilot.press("down")
         await pilot.pause()
         assert (
-            "⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
-            "entry is loaded" in static_text(app, "#health-rule")
+            "⤓ not loaded by Claude Code: it stops after line 200 (200 lines / 25,000 bytes)"
+            in static_text(app, "#health-rule")
         )
         assert "## Conference talks" in screen.query_one(EntryView).plain_lines()[0]
         await pilot.press("enter")

@@ -8,6 +8,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 from ui_helpers import (
@@ -25,6 +26,7 @@ from ui_helpers import (
 from memtui.ui.app import MemtuiApp
 from memtui.ui.load_line import BADGE
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.results import ResultsList
 
 
@@ -74,8 +76,8 @@ async def test_a_badge_and_a_drawn_line_mark_what_the_agent_never_loads() -> Non
         assert screen.pane.hit is not None and screen.pane.hit.entry.title == "Conference talks"
         assert f"{BADGE} Conference talks" in row_of(app, "Conference talks")
         assert (
-            "⤓ Claude Code stops after line 200 (200 lines / 25,000 bytes): none of this "
-            "entry is loaded" in drawn_line(app)
+            "⤓ not loaded by Claude Code: it stops after line 200 (200 lines / 25,000 bytes)"
+            in drawn_line(app)
         )
 
         await pilot.press("ctrl+u")  # clear the query: the newest entries, none past a line
@@ -107,7 +109,7 @@ async def test_the_badge_follows_an_edit_of_the_file(tmp_path: Path) -> None:
         await type_query(pilot, app, "late topic")
         assert f"{BADGE} Late topic" in row_of(app, "Late topic")
         assert (
-            "stops after line 200 (200 lines / 25,000 bytes): none of this entry is loaded"
+            "not loaded by Claude Code: it stops after line 200 (200 lines / 25,000 bytes)"
             in drawn_line(app)
         )
 
@@ -144,7 +146,7 @@ async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_pat
         "## Late topic\n\nWritten after the load line.\n\n"
         "## Later topic\n\nAlso written after it.\n\n## Latest topic\n\nAnd this.\n",
     )
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(90, 40)) as pilot:  # from 36 rows the line wraps
         screen = await searched(pilot, app, "topic")
         await pilot.press("tab")
         seen = []
@@ -152,7 +154,7 @@ async def test_the_drawn_line_is_as_tall_as_its_text_from_entry_to_entry(tmp_pat
             await pilot.press(key)
             await wait_until(pilot, lambda: not screen.detail_pending)
             await pilot.pause()
-            assert "of this entry" in drawn_line(app)
+            assert "not loaded by" in drawn_line(app)
             hit = screen.pane.hit
             assert hit is not None
             seen.append((hit.entry.title, *rule_heights(app)))
@@ -172,7 +174,7 @@ async def test_moves_faster_than_a_layout_keep_the_drawn_line_whole(tmp_path: Pa
         "## Late topic\n\nWritten after the load line.\n\n"
         "## Later topic\n\nAlso written after it.\n",
     )
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(90, 40)) as pilot:  # from 36 rows the line wraps
         screen = await searched(pilot, app, "topic")
         hits = {hit.entry.title: hit for hit in screen.query_one(ResultsList).hits}
         early, late, later = hits["Early topic"], hits["Late topic"], hits["Later topic"]
@@ -183,6 +185,24 @@ async def test_moves_faster_than_a_layout_keep_the_drawn_line_whole(tmp_path: Pa
         pane.select(late, early, painted=True)  # shows the line; its layout is still to come
         pane.select(later, late, painted=True)
         await pilot.pause()
-        assert "none of this entry is loaded" in drawn_line(app)
+        assert "not loaded by" in drawn_line(app)
         shown, needed = rule_heights(app)
         assert shown == needed
+
+
+@pytest.mark.parametrize(("size", "rule_rows"), [((80, 24), 1), ((120, 36), 2)])
+async def test_on_a_short_screen_the_drawn_line_is_one_row_with_its_verdict_first(
+    size: tuple[int, int], rule_rows: int
+) -> None:
+    """At 80×24 a two-row rule per agent left the entry three rows; the verdict leads, so the
+    one row a short screen gives keeps what matters."""
+    app = demo_app("--days", "0")
+    async with app.run_test(size=size) as pilot:
+        await searched(pilot, app, "conference talks")
+        await pilot.pause()
+        rule = app.screen.query_one("#detail-rule", Static)
+        assert rule.content_size.height >= rule_rows
+        if rule_rows == 1:
+            assert rule.content_size.height == 1
+            drawn = painted_strips(app.screen)[rule.region.y].text
+            assert "⤓ not loaded by Claude Code" in drawn

@@ -28,17 +28,14 @@ def load_line_rule(entry: Entry, cuts: Iterable[LoadCut]) -> Content:
     lines = []
     for cut in cuts:
         where = "after" if cut.whole_line else "inside"
-        stop = f"{cut.agent} stops {where} line {cut.last_line} ({cut.limits})"
         if entry.line_start > cut.last_line or (
             entry.line_start == cut.last_line and not cut.whole_line
         ):
-            missed = "none of this entry is loaded"
+            missed = f"not loaded by {cut.agent}"
         else:
             first = cut.last_line + 1 if cut.whole_line else cut.last_line
-            missed = f"lines {first}–{entry.line_end} of this entry are not loaded"
-        lines.append(
-            Content.styled(
-                f"┄┄ {BADGE} {one_line(f'{stop}: {missed}', widths.LINE)} ┄┄", LINE_STYLE
-            )
-        )
+            missed = f"lines {first}–{entry.line_end} not loaded by {cut.agent}"
+        # The verdict first: on a short screen the rule is one line, cut at its end.
+        said = f"{missed}: it stops {where} line {cut.last_line} ({cut.limits})"
+        lines.append(Content.styled(f"┄┄ {BADGE} {one_line(said, widths.LINE)} ┄┄", LINE_STYLE))
     return Content("\n").join(lines)
