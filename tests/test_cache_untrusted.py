@@ -18,6 +18,7 @@ from cache_helpers import assert_same_engine, cached_engine, fresh_engine
 from test_cache_corrupt import rewritten, sections_of
 
 from memtui.cli import main
+from memtui.core.cache import container
 from memtui.core.cache.container import MAGIC
 from memtui.core.cache.folder import CacheFolder
 
@@ -101,6 +102,24 @@ def test_a_fifo_in_place_of_the_cache_file_is_damage_not_a_hang(memory_root: Pat
     while not cache_file.is_file() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert cache_file.is_file()
+
+
+def test_a_cache_file_evicted_between_the_listing_and_the_open_is_a_plain_miss(
+    memory_root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another process's write evicts the least recently used file; a reader that saw it a
+    moment before finds it gone. Fault-injected: the open raises what the race gives."""
+    cached_engine(memory_root).save_cache()
+
+    def evicted(path: Path) -> int:
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+
+    monkeypatch.setattr(container, "open_regular", evicted)
+    engine = cached_engine(memory_root)
+    assert engine.warnings == []
+    assert_same_engine(engine, fresh_engine(memory_root))
+    assert main(["cache"]) == 0
+    assert "unreadable" not in capsys.readouterr().out
 
 
 def test_a_killed_write_is_shown_by_cache_and_removed_on_the_next_start(

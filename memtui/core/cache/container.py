@@ -147,6 +147,8 @@ class Container:
             self._stream = os.fdopen(open_regular(path), "rb")
         except Unreadable as exc:
             raise CacheCorrupt(str(exc)) from None
+        except FileNotFoundError:
+            raise  # gone since it was listed (another process's write evicted it): a plain miss
         except OSError as exc:
             raise CacheCorrupt(f"cannot open ({exc.strerror or exc})") from None
         try:

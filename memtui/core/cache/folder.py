@@ -137,6 +137,8 @@ class CacheFolder:
                 snapshot = decode(container, label)
         except CacheCorrupt as exc:
             return None, f"cache of {root} ignored and rebuilt: {exc}"
+        except FileNotFoundError:
+            return None, None  # evicted between the check and the open: no cache, no problem
         except OSError as exc:
             return None, f"cache of {root} ignored: {exc.strerror or exc}"
         except Exception as exc:  # an untrusted file: whatever reading it raised, it is damage
@@ -200,6 +202,8 @@ class CacheFolder:
                         _window(header.get("days")),
                     )
                 )
+            except FileNotFoundError:
+                continue  # removed meanwhile
             except Exception as exc:  # an untrusted file: anything it raises is damage
                 problem = str(exc) if isinstance(exc, CacheCorrupt) else type(exc).__name__
                 found.append(
