@@ -155,6 +155,15 @@ def test_all_zero_weights_are_an_error(tmp_path: Path) -> None:
         load_config(path)
 
 
+def test_weights_whose_sum_overflows_still_normalise(tmp_path: Path) -> None:
+    """1e308 twice sums to inf: every share was 0 and the first search raised ConfigError."""
+    path = write(tmp_path, "[weights]\nrelevance = 1e308\nsource = 1e308\n")
+    config, _ = load_config(path)
+    assert sum(config.weights.values()) == pytest.approx(1.0)
+    assert config.weights["relevance"] == pytest.approx(0.5)
+    assert normalise_weights(dict(config.weights))[0] == pytest.approx(config.weights)
+
+
 def test_default_weights_sum_to_one() -> None:
     assert normalise_weights(Config().weights)[1] is None
 

@@ -215,6 +215,10 @@ def _parse_source_priority(table: Any, check: _Checker) -> dict[str, int]:
 def normalise_weights(weights: dict[str, float]) -> tuple[dict[str, float], str | None]:
     """Scale weights to sum to 1; returns a note when they had to be scaled."""
     total = sum(weights.values())
+    if total == math.inf:  # finite weights whose sum overflows (1e308 twice): scale them first
+        peak = max(weights.values())
+        weights = {name: value / peak for name, value in weights.items()}
+        total = sum(weights.values())
     if total <= 0:
         raise ConfigError("weights: at least one weight must be above 0")
     if abs(total - 1.0) < 1e-9:
