@@ -21,8 +21,8 @@ from memtui.core.reading.dates import make_date, make_time
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
-_DAILY_DASH = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-_.]([\w.-]*))?")
-_DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-]([\w.-]*))?")
+_DAILY_DASH = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[-_.](.*))?", re.DOTALL)
+_DAILY_UNDERSCORE = re.compile(r"(\d{4})_(\d{2})_(\d{2})(?:[_-](.*))?", re.DOTALL)
 _DAILY_COMPACT = re.compile(r"(\d{4})(\d{2})(\d{2})")
 _DATED_NOTE = re.compile(r"(\d{4})-(\d{2})-(\d{2})\s")
 _HHMM = re.compile(r"([01]\d|2[0-3])([0-5]\d)")
