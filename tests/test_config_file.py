@@ -6,8 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from memtui.core.settings.config import Config, load_config
+from memtui.core.cache.folder import default_cache_folder
+from memtui.core.settings.choices import default_choices_path
+from memtui.core.settings.config import Config, default_config_path, load_config
 from memtui.core.settings.config_file import ConfigWriteError, config_file_in_use, save_settings
+from memtui.core.settings.history import default_history_path
+from memtui.ui.themes import user_themes_dir
 
 COMMENTED = """\
 # my memtui settings
@@ -117,3 +121,27 @@ def test_a_config_that_is_a_fifo_is_not_opened_to_save(tmp_path: Path) -> None:
     os.mkfifo(path)
     with pytest.raises(ConfigWriteError, match="not a regular file"):
         save_settings(path, {"days": 7})
+
+
+@pytest.mark.parametrize("variable", ["XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"])
+def test_a_relative_xdg_home_is_ignored_as_the_spec_says(
+    variable: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`XDG_CACHE_HOME=cache memtui` put the cache under the folder it started in."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.delenv(name)
+    monkeypatch.setenv(variable, "relative/dir")
+    found = [
+        default_config_path(),
+        default_cache_folder(),
+        default_history_path(),
+        default_choices_path(),
+        user_themes_dir(),
+    ]
+    assert all(path.is_absolute() and path.is_relative_to(tmp_path) for path in found), found
+    monkeypatch.setenv(variable, str(tmp_path / "absolute"))
+    assert any(
+        path.is_relative_to(tmp_path / "absolute")
+        for path in [default_config_path(), default_cache_folder(), default_history_path()]
+    )

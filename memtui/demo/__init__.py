@@ -59,8 +59,8 @@ def fill_dates(text: str, today: dt.date) -> str:
 
 
 def _cache_base() -> Path:
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg:
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if os.path.isabs(xdg):  # a relative one is invalid (`core.settings.xdg`)
         return Path(xdg) / "memtui" / "demo"
     user = getattr(os, "getuid", lambda: 0)()
     return Path(tempfile.gettempdir()) / f"memtui-demo-{user}"

@@ -8,7 +8,6 @@ never stops the app: it is skipped with a warning the UI shows.
 
 from __future__ import annotations
 
-import os
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,6 +19,7 @@ from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from memtui.core.reading.small_file import read_small_file
+from memtui.core.settings.xdg import config_home
 from memtui.ui.contrast import readable
 
 DEFAULT_THEME = "memtui-dark"
@@ -101,8 +101,7 @@ class ThemeSet:
 
 
 def user_themes_dir() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "memtui" / "themes"
+    return config_home() / "memtui" / "themes"
 
 
 def shipped_theme_files() -> list[Path]:

@@ -42,6 +42,7 @@ from memtui.core.cache.records import (
     code_signature,
 )
 from memtui.core.digest import blake2b
+from memtui.core.settings.xdg import cache_home
 
 MAX_ROOTS = 16
 """Cache files kept, the most recently used: a root read with two date windows has two."""
@@ -51,8 +52,7 @@ STALE_TEMPORARY_S = 3600
 
 
 def default_cache_folder() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "memtui"
+    return cache_home() / "memtui"
 
 
 def _inside(path: str, folder: str) -> bool:

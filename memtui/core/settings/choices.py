@@ -15,6 +15,7 @@ from pathlib import Path
 
 from memtui.core.live.roots import MemoryRoot, covering
 from memtui.core.reading.small_file import read_small_file
+from memtui.core.settings.xdg import state_home
 
 MAX_FOLDERS = 200
 MAX_ROOTS = 64
@@ -24,8 +25,7 @@ RootKey = tuple[str, tuple[str, ...]]
 
 
 def default_choices_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "memtui" / "choices.json"
+    return state_home() / "memtui" / "choices.json"
 
 
 def root_key(root: MemoryRoot) -> RootKey:

@@ -6,7 +6,6 @@ Unknown keys are warned about, never fatal: a config written for a newer memtui 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ from msgspec.structs import replace
 from memtui.core.health.settings import HealthSettings, parse_health
 from memtui.core.reading.small_file import read_small_file
 from memtui.core.settings.clipboard import ClipboardSettings, parse_clipboard
+from memtui.core.settings.xdg import config_home
 
 FACTOR_NAMES = ("relevance", "source", "recency", "position")
 
@@ -79,8 +79,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def default_config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "memtui" / "config.toml"
+    return config_home() / "memtui" / "config.toml"
 
 
 def load_config(path: Path | None = None) -> tuple[Config, list[str]]:

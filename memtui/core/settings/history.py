@@ -19,6 +19,7 @@ from pathlib import Path
 
 from memtui.core.reading.small_file import read_small_file
 from memtui.core.sanitize import visible
+from memtui.core.settings.xdg import state_home
 
 MAX_QUERIES = 500
 MAX_QUERY_CHARS = 500
@@ -26,8 +27,7 @@ MAX_FILE_BYTES = 1024 * 1024
 
 
 def default_history_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "memtui" / "history"
+    return state_home() / "memtui" / "history"
 
 
 def read_history(path: Path) -> list[str]:
