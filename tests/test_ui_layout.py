@@ -185,3 +185,18 @@ async def test_the_main_screen_opens_with_its_size_classes_and_keeps_them_on_res
             await pilot.pause()
             shown = {name for name in app.screen.classes if name.startswith(("-w-", "-h-"))}
             assert shown == {name for name, on in size_classes(width, height).items() if on}
+
+
+async def test_the_selected_row_stays_in_view_when_the_window_shrinks() -> None:
+    app = demo_app("--days", "0")
+    async with app.run_test(size=(120, 50)) as pilot:
+        await wait_loaded(pilot, app)
+        results = app.screen.query_one(ResultsList)
+        await wait_until(pilot, lambda: len(results.hits) > 30)
+        results.focus()
+        for _ in range(25):
+            await pilot.press("down")
+        await pilot.resize_terminal(120, 20)
+        await pilot.pause()
+        top, height = int(results.scroll_y), results.scrollable_content_region.height
+        assert top <= results.cursor < top + height

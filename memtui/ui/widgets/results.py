@@ -324,6 +324,7 @@ class ResultsList(ScrollView, can_focus=True):
     def on_resize(self) -> None:
         self._rows_shown = max(1, self.scrollable_content_region.height)
         self.virtual_size = Size(self.size.width, len(self.hits))
+        self._scroll_cursor_into_view()  # a shrunk window must not hide the selected row
 
     def on_focus(self) -> None:
         self._restyle()
