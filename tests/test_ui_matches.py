@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.widgets import Static
 from ui_helpers import SIZE, build_app, type_query, wait_loaded, wait_until, write
 
+from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.detail import EntryView
 
 BODY = "\n".join(
@@ -47,3 +48,16 @@ async def test_n_and_shift_n_walk_every_match_and_wrap(tmp_path: Path) -> None:
             segment.text == "container" and segment.style is not None and segment.style.underline
             for segment in painted
         )
+
+
+async def test_a_narrow_pane_still_shows_the_match_position(tmp_path: Path) -> None:
+    """At 80 columns the header's end is cut: the position comes right after the path."""
+    write(tmp_path / "root" / "MEMORY.md", f"## Containers\n{BODY}\n")
+    app = build_app(str(tmp_path / "root"), "--no-watch")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "container")
+        await wait_until(pilot, lambda: "match 1/7" in header(app))
+        bar = app.screen.query_one("#detail-header", Static)
+        drawn = painted_strips(app.screen)[bar.region.y].text
+        assert "MEMORY.md:1-60 · match 1/7" in drawn, drawn

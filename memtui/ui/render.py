@@ -349,9 +349,15 @@ def _fitted(score: Content, width: int) -> Content:
     return Content.assemble((head + " ", "$muted"), (number, "bold $text-accent"))
 
 
-def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
-    parts: list[str | tuple[str, str]] = [
+EMPTY = Content("")
+
+
+def detail_header(entry: Entry, *, masked: int, revealed: bool, match: Content = EMPTY) -> Content:
+    """`path:lines  ·  match 2/5  ·  date  ·  source …`: the match position (`match_position`)
+    right after the path, so a narrow pane that cuts the line's end keeps it."""
+    parts: list[str | tuple[str, str] | Content] = [
         (one_line(line_range(entry), widths.LONG), "bold"),
+        match,
         ("  ·  ", "$muted"),
         (date_label(entry), ""),
         ("  ·  ", "$muted"),
@@ -371,10 +377,11 @@ def detail_header(entry: Entry, *, masked: int, revealed: bool) -> Content:
 
 
 def match_position(current: int, total: int, beyond: int) -> Content:
-    """`  ·  match 3/7` for the entry header (`n`/`N` move); empty without matches."""
+    """` · match 3/7` for the entry header (`n`/`N` move), set close to the path; empty
+    without matches."""
     if not total:
         return Content("")
-    parts: list[str | tuple[str, str]] = [("  ·  ", "$muted"), (f"match {current}/{total}", "bold")]
+    parts: list[str | tuple[str, str]] = [(" · ", "$muted"), (f"match {current}/{total}", "bold")]
     if beyond:
         parts.append((f" (+{beyond:,} past the shown part: e opens the file)", "$muted"))
     return Content.assemble(*parts)

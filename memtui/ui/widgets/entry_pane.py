@@ -8,7 +8,7 @@ query changed again, and the pane keeps the timer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -118,7 +118,8 @@ class EntryPane(Vertical):
         self._owed = False
         """A selection was skipped while typing and still has to be shown."""
         self._timer: Timer | None = None
-        self._header = Content("")
+        self._header_for: Callable[[Content], Content] = lambda match: Content("")
+        """The shown entry's header, given its match position (which `n`/`N` change)."""
         self._match_note = Content("")
         """`· match 3/7` after the header while the entry shows matches."""
         self.load_cuts: Mapping[str, tuple[LoadCut, ...]] = {}
@@ -229,7 +230,7 @@ class EntryPane(Vertical):
     def on_entry_view_match_moved(self, message: EntryView.MatchMoved) -> None:
         self._match_note = render.match_position(message.current, message.total, message.beyond)
         self.query_one("#detail-header", Static).update(
-            self._header + self._match_note, layout=False
+            self._header_for(self._match_note), layout=False
         )
 
     # --- painting -----------------------------------------------------------------------------
@@ -244,7 +245,7 @@ class EntryPane(Vertical):
         why = self.query_one(WhyPane)
         if hit is None:
             self.shown = None
-            self._header = Content("")  # the view's match note below must not bring it back
+            self._header_for = lambda match: Content("")  # nor may a match note bring it back
             header.update(Content(""), layout=False)
             self._draw_rule(None)
             detail.clear()
@@ -252,8 +253,11 @@ class EntryPane(Vertical):
             return
         entry = hit.entry
         text, masked = self.masker.mask(render.entry_text(entry), revealed=self.revealed)
-        self._header = render.detail_header(entry, masked=masked, revealed=self.revealed)
-        header.update(self._header + self._match_note, layout=False)
+        revealed = self.revealed
+        self._header_for = lambda match: render.detail_header(
+            entry, masked=masked, revealed=revealed, match=match
+        )
+        header.update(self._header_for(self._match_note), layout=False)
         self._draw_rule(entry)
         pattern = render.match_pattern(hit.explanation.terms)
         shown = (entry, pattern.pattern if pattern else None, self.revealed)
