@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pygments.token import Token
+from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 from rich.text import Text
@@ -176,6 +177,18 @@ def test_code_fences_are_highlighted_and_their_markers_hidden() -> None:
     assert "def" in spans_of(lines, Style(color="green"))  # a keyword, coloured
     assert "deploy" in spans_of(lines, MATCH)  # matches stay visible inside code
     assert all(len(line.plain) == 40 for line in lines[1:3])  # the code background is a block
+
+
+@pytest.mark.parametrize("filler", ["x", "字"], ids=["ascii", "wide"])
+def test_a_long_code_line_folds_at_the_edge_and_keeps_every_match(filler: str) -> None:
+    """A code line longer than the pane was cut at its edge: `n` counted a match past it that
+    was never drawn."""
+    code = "    " + filler * 60 + " deploy(now)"
+    lines = laid_out(f"```\n{code}\n```", 30, query="deploy")
+    body = [line for line in lines if line.plain.strip()]
+    assert all(cell_len(line.plain) == 30 for line in body)
+    assert "".join(line.plain for line in body).rstrip() == code
+    assert "deploy" in spans_of(lines, MATCH)
 
 
 def test_highlighting_stops_at_its_cap() -> None:

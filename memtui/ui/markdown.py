@@ -134,17 +134,15 @@ class Hanging:
 
 @dataclass
 class CodeLine:
-    """A line of a code block: never word-wrapped (folded), its background runs to the edge."""
+    """A line of a code block: never word-wrapped but folded at the edge, so its spaces stay
+    and nothing is cut off (a match past the edge was counted by `n` and never shown); its
+    background runs to the edge."""
 
     text: Text
     background: Style
 
     def lines(self, width: int, console: Console) -> list[Text]:
-        pieces = (
-            self.text.wrap(console, width, overflow="fold", no_wrap=True)
-            if cell_len(self.text.plain) > width
-            else [self.text]
-        )
+        pieces = _folded(self.text, width) if cell_len(self.text.plain) > width else [self.text]
         out = []
         for piece in pieces:
             padded = piece.copy()
@@ -152,6 +150,22 @@ class CodeLine:
             padded.stylize_before(self.background)
             out.append(padded)
         return out
+
+
+def _folded(text: Text, width: int) -> list[Text]:
+    """`text` cut every `width` cells, wherever that falls (a wide character is not split)."""
+    plain = text.plain
+    if plain.isascii():
+        return list(text.divide(range(width, len(plain), width)))
+    offsets: list[int] = []
+    cells = 0
+    for index, char in enumerate(plain):
+        size = cell_len(char)
+        if cells + size > width:
+            offsets.append(index)
+            cells = 0
+        cells += size
+    return list(text.divide(offsets))
 
 
 @dataclass
