@@ -9,6 +9,7 @@ import datetime as dt
 import io
 import itertools
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -283,3 +284,22 @@ def test_pick_json_includes_the_entry_text_as_md_quotes_it(tmp_path: Path) -> No
     quoted = shown["md"].getvalue()
     for text in texts:
         assert cite.block_quote(text) in quoted
+
+
+def test_rank_says_when_discovery_found_more_memory_than_it_searched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From a repository with its own memory, `rank` searches that one; an agent whose own
+    memory lives elsewhere (`~/.openclaw/workspace`) is told, not left to guess."""
+    home = Path(os.environ["HOME"])
+    (home / ".openclaw" / "workspace").mkdir(parents=True)
+    (home / ".openclaw" / "workspace" / "MEMORY.md").write_text(ONE_FACT)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "MEMORY.md").write_text(ONE_FACT)
+    monkeypatch.chdir(project)
+    code, _, err = run(capsys, "rank", "deploy")
+    assert code == 0
+    assert f"memtui: using {project}; 1 more memory folder found" in err
+    code, _, err = run(capsys, "rank", "deploy", "--all")
+    assert code == 0 and "more memory folder" not in err

@@ -16,6 +16,7 @@ from msgspec import Struct
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, EntryHead, Explanation, Hit
+from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, visible
 from memtui.core.search.masked_words import mask_matches, masked_words, searchable_text
 from memtui.core.search.tokenize import match_spans
@@ -238,10 +239,17 @@ def skipped_payload(engine: Engine) -> list[dict[str, str]]:
 
 
 def used_note(startup: Startup) -> list[str]:
-    """A note for stderr when several folders were found and the closest was used."""
-    if startup.chosen or not startup.roots:
+    """A note for stderr when discovery found more memory than it used: an agent calling
+    `rank` from a repository searches the repository's memory, not its own, unless told."""
+    if not startup.roots:
         return []
-    return [
-        f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
-        "(see `memtui roots`; --all searches them all)"
-    ]
+    if not startup.chosen:
+        return [
+            f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
+            "(see `memtui roots`; --all searches them all)"
+        ]
+    if startup.more_found:
+        used = " + ".join(str(root.path) for root in startup.roots)
+        more = plural(startup.more_found, "more memory folder")
+        return [f"using {used}; {more} found (see `memtui roots`; --all searches them all)"]
+    return []
