@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import re
 import shutil
 from pathlib import Path
 
@@ -296,3 +298,16 @@ def test_roots_and_all_together_are_a_usage_error(
 ) -> None:
     assert main(["list", "--all", str(two_roots[0])]) == 2
     assert "not both" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["rank", "health"])
+def test_human_citations_name_files_an_editor_opens(
+    two_roots: tuple[Path, Path], capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """With several roots the human output cited `label/MEMORY.md:3`, and a label is not a
+    folder: each citation now names the file itself, as `pick` does."""
+    query = ["-q", "deploy"] if command == "rank" else []
+    (two_roots[0] / "keys.md").write_text("## Keys\n\nStripe key sk-live-a1B2c3D4e5F6g7H8i9J0k1\n")
+    main([command, *query, *map(str, two_roots), "--days", "0", "--today", "2026-11-21"])
+    cited = re.findall(r"(\S+\.md):\d+", capsys.readouterr().out)
+    assert cited and all(Path(os.path.expanduser(path)).is_file() for path in cited), cited

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.engine import cache_saved_after, open_engine
 from memtui.commands.output import load_notes, root_fields, roots_payload, unreadable_notes
-from memtui.core.cite import date_label, iso_date
+from memtui.core.cite import cited_path, date_label, iso_date
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
 from memtui.core.live.engine import Engine
@@ -145,7 +145,7 @@ def print_report(
             entry = finding.entry
             when = date_label(entry)
             print(
-                f"{indent}{one_line(entry.qualified_path, 200)}:{entry.line_start}  {when}  "
+                f"{indent}{one_line(cited_path(engine, entry), 200)}:{entry.line_start}  {when}  "
                 f"{one_line(show(entry.title), 80)}",
                 file=stream,
             )

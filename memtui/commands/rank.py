@@ -28,7 +28,7 @@ from memtui.commands.output import (
     unreadable_notes,
 )
 from memtui.core.cache.entry_table import CACHE_DAMAGED
-from memtui.core.cite import citation, date_label
+from memtui.core.cite import citation, cited_path, date_label
 from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.plural import plural
@@ -79,7 +79,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.json:
             dump_json(_payload(engine, result, args.explain, show, masked), stream)
         elif result.hits:
-            _print_hits(stream, result, show, explained=args.explain, masked=masked)
+            _print_hits(stream, engine, result, show, explained=args.explain, masked=masked)
         else:
             _print_empty(stream, result, days)
         stream.flush()
@@ -128,12 +128,18 @@ def _payload(
 
 
 def _print_hits(
-    stream: TextIO, result: RankResult, show: Any, *, explained: bool, masked: bool
+    stream: TextIO,
+    engine: Engine,
+    result: RankResult,
+    show: Any,
+    *,
+    explained: bool,
+    masked: bool,
 ) -> None:
     for hit in result.hits:
         entry = hit.entry
         when = date_label(entry)
-        location = citation(one_line(entry.qualified_path, 200), entry)
+        location = citation(one_line(cited_path(engine, entry), 200), entry)
         print(
             f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}", file=stream
         )

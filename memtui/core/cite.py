@@ -15,11 +15,16 @@ shows. Secrets are masked by the caller, which knows whether the user revealed t
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
+from memtui.core.live.roots import tilde
 from memtui.core.model import Entry, EntryHead
 from memtui.core.sanitize import one_line, visible
+
+if TYPE_CHECKING:
+    from memtui.core.live.engine import Engine
 
 MAX_PATH_CHARS = 4096
 """A path longer than any file system allows is cut (`one_line` needs a cap)."""
@@ -50,6 +55,12 @@ def date_label(entry: Entry | EntryHead) -> str:
     """`2026-11-20 14:30`, `2026-11-20` or `undated`: `iso_date` for people."""
     iso = iso_date(entry)
     return UNDATED if iso is None else iso.replace("T", " ")
+
+
+def cited_path(engine: Engine, entry: Entry) -> str:
+    """The path a citation names: relative to the root with one root open; with several, the
+    file's own path (a root's label is not a folder anyone can open)."""
+    return tilde(engine.file_of(entry)) if engine.several_roots else entry.path
 
 
 def citation(where: str, entry: Entry) -> str:

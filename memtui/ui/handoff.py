@@ -14,7 +14,6 @@ from enum import StrEnum
 
 from memtui.core import cite
 from memtui.core.live.engine import Engine
-from memtui.core.live.roots import tilde
 from memtui.core.model import Entry, Hit
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
@@ -54,19 +53,13 @@ class HandOff:
     revealed: bool
 
 
-def cited_path(engine: Engine, entry: Entry) -> str:
-    """The path a citation names: relative to the root with one root open; with several, the
-    file's own path (a root's label is not a folder anyone can open)."""
-    return tilde(engine.file_of(entry)) if engine.several_roots else entry.path
-
-
 def resolve(
     engine: Engine, entry_ids: Sequence[str] | None, hits: Iterable[Hit]
 ) -> tuple[list[Picked], list[str]]:
     """The entries behind `entry_ids`, in that order, with their hits among `hits`; and the ids
     that are no longer loaded. `entry_ids` None: every hit (`memtui pick --multi`)."""
     if entry_ids is None:
-        return [Picked(hit.entry, hit, cited_path(engine, hit.entry)) for hit in hits], []
+        return [Picked(hit.entry, hit, cite.cited_path(engine, hit.entry)) for hit in hits], []
     entries = {entry_id: engine.entry(entry_id) for entry_id in entry_ids}
     wanted = {entry_id for entry_id, entry in entries.items() if entry is not None}
     found: dict[str, Hit] = {}
@@ -77,7 +70,7 @@ def resolve(
                 if len(found) == len(wanted):
                     break
     picked = [
-        Picked(entry, found.get(entry_id), cited_path(engine, entry))
+        Picked(entry, found.get(entry_id), cite.cited_path(engine, entry))
         for entry_id, entry in entries.items()
         if entry is not None
     ]

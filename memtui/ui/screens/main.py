@@ -20,6 +20,7 @@ from textual import events, on, work
 from textual.binding import BindingType
 from textual.command import Provider
 
+from memtui.core import cite
 from memtui.core.live.engine import Engine
 from memtui.core.live.watch import RootWatcher
 from memtui.core.live.watch_roots import RootsWatcher
@@ -30,7 +31,7 @@ from memtui.ui.app_link import AppLink
 from memtui.ui.bindings import MAIN_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor
 from memtui.ui.hand_off_flow import resolved, wanted_ids
-from memtui.ui.handoff import HandOff, Purpose, cited_path, copied_notice
+from memtui.ui.handoff import HandOff, Purpose, copied_notice
 from memtui.ui.options import AppOptions
 from memtui.ui.palette import MainCommands
 from memtui.ui.screens.breakdown import BreakdownScreen
@@ -184,7 +185,7 @@ class MainScreen(LiveResultsScreen):
             FileViewScreen(
                 engine.root_of(hit.entry).path,
                 hit.entry,
-                cited_path(engine, hit.entry),
+                cite.cited_path(engine, hit.entry),
                 render.match_pattern(hit.explanation.terms),
                 mask=mask,
             )
