@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from memtui.core.live.snapshot import PathIndex, Snapshot
 from memtui.core.live.store import Store
 from memtui.core.model import Source
+from memtui.core.places.loads import session_load
 from memtui.core.reading.walk import MAX_DEPTH, MAX_FILE_BYTES
 
 TODAY = dt.date(2026, 11, 21)
@@ -271,13 +272,40 @@ def test_symlinks(tmp_path: Path) -> None:
     (root / "sub/up").symlink_to(root)
     (root / "escape").symlink_to(tmp_path)
     store = loaded(root)
-    assert store.paths() == ["alias.md", "real.md"]
+    assert store.paths() == ["real.md"]
     why = reasons(store)
+    assert why["alias.md"] == "symlink to real.md, read under its own name"
     assert "leaves the memory folder" in why["leak.md"]
     assert "leaves the memory folder" in why["escape"]
     assert "not followed" in why["sub/up"]
     assert "loop.md" in why and "broken.md" in why
     assert all("Secret" not in entry.title for entry in store.entries.values())
+
+
+def test_a_link_to_a_file_read_under_its_own_name_is_read_once(tmp_path: Path) -> None:
+    """`memory/MEMORY.md -> ../MEMORY.md` and `CLAUDE.md -> AGENTS.md` gave every entry twice.
+    A link still brings in a target the scan passes over, and a watcher's rescan of the link
+    decides the same way."""
+    root = tmp_path / "root"
+    (root / "memory").mkdir(parents=True)
+    (root / "node_modules").mkdir()
+    (root / "MEMORY.md").write_text("## Deploy\ndeploy on fridays\n")
+    (root / "memory" / "MEMORY.md").symlink_to("../MEMORY.md")
+    (root / "AGENTS.md").write_text("## Agents\nagent notes\n")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (root / "node_modules" / "kept.md").write_text("## Kept\nonly reachable by its link\n")
+    (root / "kept.md").symlink_to("node_modules/kept.md")
+    store = loaded(root)
+    assert store.paths() == ["AGENTS.md", "MEMORY.md", "kept.md"]
+    assert reasons(store)["memory/MEMORY.md"] == "symlink to MEMORY.md, read under its own name"
+    (root / "memory" / "MEMORY.md").touch()
+    store.apply_changes([root / "memory" / "MEMORY.md", root / "CLAUDE.md"])
+    assert store.paths() == ["AGENTS.md", "MEMORY.md", "kept.md"]
+    limited = Store(root, days=30, today=TODAY, only=("CLAUDE.md",))
+    limited.load()
+    assert limited.paths() == ["CLAUDE.md"]  # its target is outside what this root reads
+    loads = {file.path for file in session_load("claude", root).files}
+    assert {"CLAUDE.md", "AGENTS.md"} <= loads  # an agent reads both names
 
 
 def test_fifo_socket_and_device_are_never_opened(tmp_path: Path) -> None:

@@ -290,7 +290,7 @@ class Store:
             if "" in scopes:
                 scans = {"": scan_root(self.root, self.only)}
             else:
-                scans = {scope: scan_scope(self.root, scope) for scope in sorted(scopes)}
+                scans = {scope: scan_scope(self.root, scope, self.only) for scope in sorted(scopes)}
             self._reconcile(scans, forced=scopes, touched=touched)
         if not touched:
             return ChangeSet()

@@ -155,7 +155,11 @@ def session_load(
     """What a session start loads of the memory root at `root` (limited to `only`); with
     `top_level`, of the files in the root's own folder only."""
     files: list[FileLoad] = []
-    found = walk_tree(root, "", descend=False) if top_level else scan_root(root, only)
+    found = (
+        walk_tree(root, "", descend=False)
+        if top_level
+        else scan_root(root, only, every_link=True)  # an agent reads `CLAUDE.md -> AGENTS.md` too
+    )
     for path, info in sorted(found.found.items()):
         if not _may_load_at_start(kind, path):
             files.append(FileLoad(path, LoadType.ON_DEMAND, info.st_size, 0))

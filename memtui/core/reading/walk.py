@@ -109,8 +109,10 @@ def relative_path(root: Path, hint: str | Path) -> str | None:
     return None
 
 
-def scan_scope(root: Path, scope: str) -> Scan:
-    """What is on disk at one hinted path: a file, a folder to rescan, or nothing."""
+def scan_scope(root: Path, scope: str, only: tuple[str, ...] | None = ()) -> Scan:
+    """What is on disk at one hinted path: a file, a folder to rescan, or nothing (`only`: the
+    root's own limits, which say what the rest of its scan reads; None: read every symlink to
+    a file inside the root, even one whose target is read under its own name)."""
     scan = Scan({}, {})
     parts = scope.split("/")
     if len(parts) - 1 > MAX_DEPTH or any(part in IGNORED_FOLDERS for part in parts[:-1]):
@@ -132,13 +134,15 @@ def scan_scope(root: Path, scope: str) -> Scan:
         elif len(parts) > MAX_DEPTH:
             scan.skipped[scope] = f"deeper than {MAX_DEPTH} folders (not scanned)"
         else:
-            return walk_tree(root, scope)
+            return walk_tree(root, scope, only=only)
         return scan
-    _examine(root, scope, str(target), info, scan)
+    _examine(root, scope, str(target), info, scan, only)
     return scan
 
 
-def walk_tree(root: Path, start: str, *, descend: bool = True) -> Scan:
+def walk_tree(
+    root: Path, start: str, *, descend: bool = True, only: tuple[str, ...] | None = ()
+) -> Scan:
     """Scan a folder subtree with an explicit stack (no recursion); with `descend` False the
     folder's own files only (its subfolders are neither scanned nor recorded)."""
     scan = Scan({}, {})
@@ -175,16 +179,18 @@ def walk_tree(root: Path, start: str, *, descend: bool = True) -> Scan:
                 else:
                     stack.append((path, depth + 1))
             else:
-                _examine(root, path, item.path, info, scan)
+                # Not descending, the scan cannot tell what it would read elsewhere: every link
+                # to a file inside the root is read (`None`: no `_walked_as` check).
+                _examine(root, path, item.path, info, scan, only if descend else None)
     return scan
 
 
-def scan_only(root: Path, only: tuple[str, ...]) -> Scan:
+def scan_only(root: Path, only: tuple[str, ...], *, every_link: bool = False) -> Scan:
     """What a root limited to some files and folders holds: each scanned as a watcher's hint
     is (`scan_scope`: lstat first, no symlinked folders, ignored folders skipped), one cap."""
     scan = Scan({}, {})
     for scope in only:
-        part = scan_scope(root, scope)
+        part = scan_scope(root, scope, None if every_link else only)
         for path, info in part.found.items():
             _add_found(path, info, scan)
         scan.skipped.update(part.skipped)
@@ -192,17 +198,29 @@ def scan_only(root: Path, only: tuple[str, ...]) -> Scan:
     return scan
 
 
-def scan_root(root: Path, only: tuple[str, ...] = ()) -> Scan:
-    """What a whole root holds: its folder walked, or only the files and folders it names."""
-    return scan_only(root, only) if only else walk_tree(root, "")
+def scan_root(root: Path, only: tuple[str, ...] = (), *, every_link: bool = False) -> Scan:
+    """What a whole root holds: its folder walked, or only the files and folders it names.
+
+    A symlink to a file the scan reads under its own name is skipped (its entries would come
+    twice), unless `every_link`: what an agent loads at start reads both names."""
+    if only:
+        return scan_only(root, only, every_link=every_link)
+    return walk_tree(root, "", only=None if every_link else ())
 
 
-def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: Scan) -> None:
+def _examine(
+    root: Path,
+    path: str,
+    absolute: str,
+    info: os.stat_result,
+    scan: Scan,
+    only: tuple[str, ...] | None,
+) -> None:
     """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
     name = path.rsplit("/", 1)[-1]
     markdown = is_markdown(name)
     if stat.S_ISLNK(info.st_mode):
-        _examine_link(root, path, absolute, markdown, scan)
+        _examine_link(root, path, absolute, markdown, scan, only)
     elif stat.S_ISREG(info.st_mode):
         if markdown:
             _add_found(path, info, scan)
@@ -210,7 +228,9 @@ def _examine(root: Path, path: str, absolute: str, info: os.stat_result, scan: S
         scan.skipped[path] = "not a regular file (FIFO, socket or device): never opened"
 
 
-def _examine_link(root: Path, path: str, absolute: str, markdown: bool, scan: Scan) -> None:
+def _examine_link(
+    root: Path, path: str, absolute: str, markdown: bool, scan: Scan, only: tuple[str, ...] | None
+) -> None:
     try:
         target_info = os.stat(absolute)
     except FileNotFoundError:
@@ -236,8 +256,26 @@ def _examine_link(root: Path, path: str, absolute: str, markdown: bool, scan: Sc
         scan.skipped[path] = "symlink leaves the memory folder (not followed)"
     elif not stat.S_ISREG(target_info.st_mode):
         scan.skipped[path] = "symlink to a FIFO, socket or device: never opened"
+    elif only is not None and (own := _walked_as(target, real_root, only)) is not None:
+        scan.skipped[path] = f"symlink to {own}, read under its own name"
     else:
         _add_found(path, target_info, scan)
+
+
+def _walked_as(target: str, real_root: str, only: tuple[str, ...]) -> str | None:
+    """The root-relative path the scan reads `target` by, if it reads it at all: a symlink
+    to it (`memory/MEMORY.md -> ../MEMORY.md`, `CLAUDE.md -> AGENTS.md`) would give every
+    entry twice. None for a target the scan passes over (an ignored or too deep folder, a file
+    outside the root's `only`), which the link then brings in."""
+    own = os.path.relpath(target, real_root).replace(os.sep, "/")
+    parts = own.split("/")
+    if not is_markdown(parts[-1]) or len(parts) - 1 > MAX_DEPTH:
+        return None
+    if any(part in IGNORED_FOLDERS for part in parts[:-1]):
+        return None
+    if only and not any(own == scope or own.startswith(f"{scope}/") for scope in only):
+        return None
+    return own
 
 
 def _add_found(path: str, info: os.stat_result, scan: Scan) -> None:
