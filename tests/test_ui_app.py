@@ -22,6 +22,7 @@ from ui_helpers import (
     write,
 )
 
+from memtui.cli import main
 from memtui.core.live.engine import Engine
 from memtui.core.model import ChangeSet
 from memtui.ui.bindings import PANE_BINDINGS
@@ -304,6 +305,29 @@ async def test_the_why_pane_masks_a_secret_the_match_came_from(tmp_path: Path) -
         assert "hu…••••" in why and password not in why
         await pilot.press("ctrl+r")
         await wait_until(pilot, lambda: password in static_text(app, "#breakdown"))
+
+
+async def test_secrets_in_titles_and_tags_are_masked_outside_the_entry_text_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The results list printed a heading's token whole, and the entry header and `list
+    --json` a frontmatter tag's, while the entry text masked them."""
+    root = tmp_path / "root"
+    token, tag = "ghp_" + "W" * 36, "ghp_" + "Q" * 36
+    write(
+        root / "notes.md",
+        f"---\ntags: [{tag}, 'password=hunter2hunter2']\n---\n## Tokens {token}\n\nrotate them\n",
+    )
+    app = build_app(str(root), "--no-watch")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "rotate")
+        shown = "\n".join([*rows(app), static_text(app, "#detail-header"), *detail_lines(app)])
+        assert "rotate" in shown and "ghp_WW…" in shown
+        assert token not in shown and tag not in shown and "hunter2hunter2" not in shown
+    assert main(["list", str(root), "--json"]) == 0
+    listed = capsys.readouterr().out
+    assert tag not in listed and "hunter2hunter2" not in listed and token not in listed
 
 
 async def test_copy_citation_uses_the_clipboard() -> None:

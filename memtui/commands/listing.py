@@ -68,7 +68,7 @@ def run_list(args: argparse.Namespace, out: TextIO | None = None) -> int:
                         "date_origin": entry.date_origin.value,
                         "source": entry.source.value,
                         "role": entry.role,
-                        "tags": list(entry.tags),
+                        "tags": [show(tag) for tag in entry.tags],
                         "warnings": list(entry.warnings),
                     }
                     for entry in entries

@@ -17,7 +17,7 @@ from memtui.core.live.engine import Engine
 from memtui.core.model import Entry, Hit
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
-from memtui.ui.render import entry_text
+from memtui.ui.render import entry_text, masked_title
 
 
 class Purpose(StrEnum):
@@ -109,7 +109,7 @@ def copied_notice(purpose: Purpose, count: int, masked: int) -> str:
 
 def unmarked_notice(dropped: Sequence[Entry]) -> str:
     """Marks dropped because their entries left the corpus, named by title."""
-    titles = ", ".join(one_line(entry.title, widths.WORD) for entry in dropped[:3])
+    titles = ", ".join(one_line(masked_title(entry), widths.WORD) for entry in dropped[:3])
     more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
     noun = "entry" if len(dropped) == 1 else "entries"
     return f"Unmarked {len(dropped)} {noun} no longer loaded (deleted or renamed): {titles}{more}"

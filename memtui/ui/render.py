@@ -8,7 +8,7 @@ so `[@click=app.quit]` in a memory file shows literally and does nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -18,6 +18,7 @@ from textual.content import Content
 from memtui.core.cite import date_label
 from memtui.core.model import Entry, Explanation, Hit, Source, TermMatch
 from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
 from memtui.core.settings.config import FACTOR_NAMES
 from memtui.ui import widths
 
@@ -45,7 +46,7 @@ def display_title(entry: Entry) -> str:
     Daily templates often head each section with just a time (`## 16:30:00 UTC`), which says
     nothing in a list: such a title becomes `16:30 UTC · <the body's first words>`.
     """
-    title = one_line(entry.title or entry.file_name, widths.RAW)
+    title = one_line(masked_title(entry) or entry.file_name, widths.RAW)
     timed = _TIME_ONLY.match(title)
     if timed is None:
         return title
@@ -53,8 +54,14 @@ def display_title(entry: Entry) -> str:
     for line in entry.body[:2000].splitlines():
         words = _LEADING_MARKUP.sub("", line).replace("**", "").replace("`", "").strip()
         if words:
-            return f"{clock} · {one_line(words, SNIPPET_CHARS)}"
+            return f"{clock} · {one_line(mask_secrets(words)[0], SNIPPET_CHARS)}"
     return clock
+
+
+def masked_title(entry: Entry) -> str:
+    """The entry's title with its secrets masked, always: lists, modal titles and notices show
+    titles outside the entry pane, whose reveal key is the one place a secret is shown."""
+    return mask_secrets(entry.title)[0]
 
 
 def line_range(entry: Entry) -> str:
@@ -352,7 +359,14 @@ def _fitted(score: Content, width: int) -> Content:
 EMPTY = Content("")
 
 
-def detail_header(entry: Entry, *, masked: int, revealed: bool, match: Content = EMPTY) -> Content:
+def detail_header(
+    entry: Entry,
+    *,
+    masked: int,
+    revealed: bool,
+    match: Content = EMPTY,
+    mask: Callable[[str], str] = str,
+) -> Content:
     """`path:lines  ·  match 2/5  ·  date  ·  source …`: the match position (`match_position`)
     right after the path, so a narrow pane that cuts the line's end keeps it."""
     parts: list[str | tuple[str, str] | Content] = [
@@ -366,7 +380,7 @@ def detail_header(entry: Entry, *, masked: int, revealed: bool, match: Content =
     if entry.role:
         parts += [("  ·  ", "$muted"), (one_line(entry.role, widths.WORD), "")]
     if entry.tags:
-        tags = " ".join(f"#{tag}" for tag in entry.tags)
+        tags = mask(" ".join(f"#{tag}" for tag in entry.tags))  # frontmatter holds keys too
         parts += [("  ·  ", "$muted"), (one_line(tags, widths.SHORT), "$text-secondary")]
     if masked:
         note = f"{masked} secret{'s' if masked != 1 else ''} {'shown' if revealed else 'masked'}"

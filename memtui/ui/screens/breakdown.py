@@ -26,7 +26,7 @@ class BreakdownScreen(CloseableModal):
         entry = self.hit.entry
         title = Content.assemble(
             (f"why #{self.hit.rank}  ", "bold $text-accent"),
-            title_content(one_line(entry.title, widths.SHORT), "bold"),
+            title_content(one_line(render.masked_title(entry), widths.SHORT), "bold"),
             ("  ", ""),
             (one_line(render.line_range(entry), widths.SHORT), "$muted"),
         )

@@ -26,7 +26,7 @@ from memtui.core.reading.text import split_lines
 from memtui.core.reading.walk import MAX_FILE_BYTES, read_text
 from memtui.core.sanitize import one_line
 from memtui.core.secrets import mask_secrets
-from memtui.ui import messages, widths
+from memtui.ui import messages, render, widths
 from memtui.ui.widgets.file_lines import FileLines, display_line
 
 WIDEST_SAMPLE = 20_000
@@ -68,7 +68,7 @@ class FileViewScreen(Screen[None]):
         return Content.assemble(
             (one_line(cite.citation(self.where, self.entry), widths.LONG), "bold"),
             ("  ·  ", "$muted"),
-            (one_line(self.entry.title, widths.SHORT), ""),
+            (one_line(render.masked_title(self.entry), widths.SHORT), ""),
             ("  ·  ", "$muted"),
             (state, style),
         )

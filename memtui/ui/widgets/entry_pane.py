@@ -254,8 +254,12 @@ class EntryPane(Vertical):
         entry = hit.entry
         text, masked = self.masker.mask(render.entry_text(entry), revealed=self.revealed)
         revealed = self.revealed
+
+        def mask(text: str) -> str:
+            return self.masker.mask(text, revealed=revealed)[0]
+
         self._header_for = lambda match: render.detail_header(
-            entry, masked=masked, revealed=revealed, match=match
+            entry, masked=masked, revealed=revealed, match=match, mask=mask
         )
         header.update(self._header_for(self._match_note), layout=False)
         self._draw_rule(entry)
