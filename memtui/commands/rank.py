@@ -79,7 +79,15 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.json:
             dump_json(_payload(engine, result, args.explain, show, masked), stream)
         elif result.hits:
-            _print_hits(stream, engine, result, show, explained=args.explain, masked=masked)
+            _print_hits(
+                stream,
+                engine,
+                result,
+                show,
+                explained=args.explain,
+                masked=masked,
+                ranked=parsed.has_terms,
+            )
         else:
             _print_empty(stream, result, days)
         stream.flush()
@@ -135,14 +143,16 @@ def _print_hits(
     *,
     explained: bool,
     masked: bool,
+    ranked: bool,
 ) -> None:
     for hit in result.hits:
         entry = hit.entry
         when = date_label(entry)
         location = citation(one_line(cited_path(engine, entry), 200), entry)
-        print(
-            f"{hit.rank:>3}. {hit.score:.3f}  {when}  {entry.source.value}  {location}", file=stream
-        )
+        # Filters only: listed newest first, so a score column would seem to climb (0.210,
+        # 0.211 …) and read as a wrong order.
+        score = f"{hit.score:.3f}" if ranked else "    —"
+        print(f"{hit.rank:>3}. {score}  {when}  {entry.source.value}  {location}", file=stream)
         print(f"     {one_line(show(entry.title), 100)}", file=stream)
         print(f"     {_hit_excerpt(hit, show)}", file=stream)
         if explained:
