@@ -52,11 +52,24 @@ def title_line(root_label: str, more_found: int = 0, *, cells: int | None = None
     title = Content.assemble(
         ("memtui", "bold $text-accent"),
         SEPARATOR,
-        (middle_cut(root_label, max(1, min(room, widths.SHORT))), "$foreground"),
+        (_cut_path(root_label, max(1, min(room, widths.SHORT))), "$foreground"),
     )
     if more:
         title += Content.assemble(SEPARATOR, (more, "$text-muted"))
     return title
+
+
+def _cut_path(path: str, room: int) -> str:
+    """`path` cut in the middle to `room`, keeping the folder's whole name when it fits: the
+    name tells two memories apart, the parents less so (`/tmp/…/my-project-memory`)."""
+    flat = middle_cut(path, len(path) + 1)  # one line, controls visible, not cut
+    if len(flat) <= room:
+        return flat
+    name = flat.rstrip("/").rsplit("/", 1)[-1]
+    head = min((room - 1) // 3, room - 2 - len(name))
+    if head < 1:
+        return middle_cut(flat, room)
+    return flat[:head] + "…" + flat[len(flat) - (room - 1 - head) :]
 
 
 MIN_PATH_CELLS = 16
