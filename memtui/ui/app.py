@@ -20,6 +20,7 @@ from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
 
 from memtui.core.live.allocator import share_one_malloc_arena
+from memtui.core.live.roots import tilde
 from memtui.core.sanitize import one_line, visible
 from memtui.core.settings.choices import default_choices_path, remember_choice
 from memtui.core.settings.config_file import (
@@ -316,7 +317,10 @@ class MemtuiApp(App[int]):
             )
             return
         if saved:
-            self.notify(f"{saved} ({one_line(str(path), widths.SHORT)})", timeout=3, markup=False)
+            # The file on a line of its own: in parentheses, a long path wrapped and left the
+            # closing one alone on the last line of the toast.
+            where = one_line(tilde(path), widths.SHORT)
+            self.notify(f"{saved} in\n{where}", timeout=3, markup=False)
 
     # --- command palette ----------------------------------------------------------------------
 
