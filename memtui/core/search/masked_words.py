@@ -17,11 +17,8 @@ from msgspec.structs import replace
 
 from memtui.core.model import Entry, Explanation, TokenMatch
 from memtui.core.search.fields import context_text, heading_text
-from memtui.core.search.tokenize import normalize, tokens
+from memtui.core.search.tokenize import WORD_RUN, normalize, tokens
 from memtui.core.secrets import MASK, secret_spans
-
-_WORD_RUN = re.compile(r"[^\W_]+")
-"""A run of the tokenizer's word characters (`tokenize._WORD`), found in the raw text."""
 
 
 def searchable_text(entry: Entry) -> str:
@@ -45,7 +42,7 @@ def masked_words(text: str) -> dict[str, str]:
     for start, end, masked in spans:
         shown.update(tokens(masked))
         readable_until = start + _readable_prefix(masked)
-        for run in _WORD_RUN.finditer(text, start, end):
+        for run in WORD_RUN.finditer(text, start, end):
             if run.end() <= readable_until:
                 shown.update(tokens(run.group()))
                 continue

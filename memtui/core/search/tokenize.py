@@ -15,7 +15,8 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
-_WORD = re.compile(r"[^\W_]+")
+WORD_RUN = re.compile(r"[^\W_]+")
+"""A word as the tokenizer cuts one (letters and digits; underscores and punctuation separate)."""
 _CJK_CHARS = (
     "\u1100-\u11ff"  # Hangul Jamo
     "\u3040-\u309f"  # Hiragana
@@ -92,7 +93,7 @@ def _cjk_grams(run: str, *, query: bool) -> Iterator[str]:
 
 def tokens(text: str, *, query: bool = False) -> list[str]:
     """Tokens of `text` in order. `query=True` yields the query form of CJK runs (bigrams only)."""
-    words = _WORD.findall(normalize(text))
+    words = WORD_RUN.findall(normalize(text))
     if text.isascii():
         return words
     out: list[str] = []
@@ -125,7 +126,7 @@ def _ascii_translated(texts: Sequence[str]) -> str | None:
 def _regex_tokens(texts: Sequence[str]) -> list[str]:
     """`batch_tokens` for texts that are not all ASCII: one regex scan of the normalised texts."""
     joined = "".join(f"{normalize(text)} {TEXT_SEPARATOR} " for text in texts)
-    found = _WORD.findall(joined)
+    found = WORD_RUN.findall(joined)
     if not _cjk_run().search(joined):
         return found
     out: list[str] = []
@@ -160,7 +161,7 @@ def batch_spaced_tokens(texts: Sequence[str]) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Normalised words without CJK splitting, for phrase matching by joined text."""
-    return _WORD.findall(normalize(text))
+    return WORD_RUN.findall(normalize(text))
 
 
 def phrase_key(text: str) -> str:
@@ -186,7 +187,7 @@ def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
     if not targets:
         return []
     spans: list[tuple[int, int]] = []
-    for match in _WORD.finditer(text):
+    for match in WORD_RUN.finditer(text):
         raw = match.group()
         word = normalize(raw)
         if word in targets:
