@@ -21,6 +21,8 @@ from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
 
+from memtui.core.settings.xdg import xdg_set
+
 _PLACEHOLDER = re.compile(r"\{\{D([+-])(\d{1,4})\}\}")
 _TEMPLATE_FOLDER = "workspace"
 DEMO_ROOTS = (
@@ -59,9 +61,9 @@ def fill_dates(text: str, today: dt.date) -> str:
 
 
 def _cache_base() -> Path:
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    if os.path.isabs(xdg):  # a relative one is invalid (`core.settings.xdg`)
-        return Path(xdg) / "memtui" / "demo"
+    xdg = xdg_set("XDG_CACHE_HOME")
+    if xdg is not None:
+        return xdg / "memtui" / "demo"
     user = getattr(os, "getuid", lambda: 0)()
     return Path(tempfile.gettempdir()) / f"memtui-demo-{user}"
 

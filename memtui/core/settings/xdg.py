@@ -12,10 +12,15 @@ import os
 from pathlib import Path
 
 
+def xdg_set(variable: str) -> Path | None:
+    """`$variable` when it holds an absolute path, else None (unset, empty or relative)."""
+    value = os.environ.get(variable, "")
+    return Path(value) if os.path.isabs(value) else None
+
+
 def xdg_home(variable: str, *default: str) -> Path:
     """`$variable` when it is an absolute path, else `~/<default…>` (`.cache`, `.local/state`)."""
-    value = os.environ.get(variable, "")
-    return Path(value) if os.path.isabs(value) else Path.home().joinpath(*default)
+    return xdg_set(variable) or Path.home().joinpath(*default)
 
 
 def config_home() -> Path:
