@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import gc
-import io
 import os
 import signal
 import sys
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from memtui import __version__
 from memtui.core.sanitize import one_line, visible
 from memtui.errors import UsageError
+from memtui.standard_streams import OutputError, check_stdout, plug_closed, silence_stdout
 
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
@@ -369,8 +369,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # `memtui health | head`: the reader left before the end. Quietly, with the status the
         # shell gives grep or cat killed by SIGPIPE (128 + 13): a cut-off `health` or `rank`
         # must not read as healthy, or as a whole answer, to `set -o pipefail`.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        silence_stdout()
         return 128 + signal.SIGPIPE
+    except OutputError as exc:
+        return _output_failed(exc)
+
+
+def _output_failed(exc: OutputError) -> int:
+    """`memtui rank … > /dev/full`: one line on stderr and exit 2, never 1 ("no results")."""
+    silence_stdout()
+    print(f"memtui: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+    return 2
 
 
 def entry() -> NoReturn:
@@ -378,26 +387,28 @@ def entry() -> NoReturn:
     `health`, out with `os._exit` once the output is flushed. Tearing the interpreter down
     (every module, numpy, the engine's objects) took ~20-25 ms of a ~0.2 s `rank`; mypy leaves
     the same way. Those commands leave nothing for an exit hook: a cache write runs in a
-    detached process of its own, or before `main` returns."""
+    detached process of its own, or before `main` returns.
+
+    First the standard streams (`standard_streams`): a closed one is opened on the null
+    device, and a command with its stdout closed stops there, with exit 2."""
     argv = sys.argv[1:]
-    if argv and argv[0] in ENGINE_COMMANDS:
-        _buffered_stdout()
+    command = argv[0] if argv and argv[0] in SUBCOMMANDS else None
+    if plug_closed() and command is not None:
+        print("memtui: cannot write the output: standard output is closed", file=sys.stderr)
+        raise SystemExit(2)
+    if command is None:
+        raise SystemExit(main(argv))
+    check_stdout()
     code = main(argv)
-    if not argv or argv[0] not in ENGINE_COMMANDS:
-        raise SystemExit(code)
-    with suppress(BrokenPipeError):  # the reader left (`memtui list | head`): quietly
+    try:
         sys.stdout.flush()
+    except BrokenPipeError:  # the reader left (`memtui list | head`) with the last bytes
+        silence_stdout()
+        code = 128 + signal.SIGPIPE if code in (0, 1) else code
+    except OutputError as exc:
+        code = _output_failed(exc)
+    if command not in ENGINE_COMMANDS:
+        raise SystemExit(code)
+    with suppress(BrokenPipeError):
         sys.stderr.flush()
     os._exit(code)
-
-
-def _buffered_stdout() -> None:
-    """Under `python -u` or PYTHONUNBUFFERED=1 (common in containers) stdout writes straight to
-    the raw file, and a text write the OS takes only in part loses the rest without an error: a
-    reader that left mid-output read as a whole answer (exit 0). A buffered writer writes the
-    rest, and raises when the reader is gone."""
-    stdout = sys.stdout
-    if isinstance(stdout, io.TextIOWrapper) and isinstance(stdout.buffer, io.RawIOBase):
-        sys.stdout = io.TextIOWrapper(
-            io.BufferedWriter(stdout.buffer), encoding=stdout.encoding, errors=stdout.errors
-        )
