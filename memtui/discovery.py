@@ -30,6 +30,7 @@ from memtui.core.places.table import (
     other_projects,
 )
 from memtui.core.settings.choices import chosen_in, default_choices_path, root_key
+from memtui.errors import UsageError
 
 
 class Candidate(Struct, frozen=True):
@@ -57,7 +58,15 @@ class Candidate(Struct, frozen=True):
 
 
 def surroundings() -> Surroundings:
-    cwd = Path.cwd()
+    """Where memtui runs from. A current folder deleted under the shell is an input error: the
+    memory to search is found from it."""
+    try:
+        cwd = Path.cwd()
+    except FileNotFoundError:
+        raise UsageError(
+            "the current folder no longer exists: cd to a folder that does, or name the memory "
+            "folder (e.g. memtui rank QUERY ~/.openclaw/workspace)"
+        ) from None
     return Surroundings(cwd, claude.git_root(cwd))
 
 

@@ -329,3 +329,20 @@ def test_the_places_table_names_every_place() -> None:
         for kind in line.split("|")[1].split(",")
     }
     assert table_kinds == {place.kind for place in PLACES}
+
+
+@pytest.mark.parametrize("command", [["rank", "deploy"], ["roots"], ["list"]])
+def test_a_deleted_current_folder_is_an_input_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: list[str],
+) -> None:
+    """A shell can stand in a folder deleted under it: memtui says so (exit 2), without a
+    traceback or the exit 1 that `rank` gives for "no results"."""
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    assert main(command) == 2
+    assert "the current folder no longer exists" in capsys.readouterr().err
