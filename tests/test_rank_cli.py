@@ -104,6 +104,23 @@ def test_no_results_explains(memory_root: Path, capsys: pytest.CaptureFixture[st
     assert "Try fewer or broader terms" in out
 
 
+@pytest.mark.parametrize(
+    ("query", "echoed"),
+    [
+        ("zq\\zzqqxx", "'zq\\zzqqxx'"),
+        ("zq's zzqqxx", "'zq's zzqqxx'"),
+        ("\x1b[2J zzqqxx", "'\u241b[2J zzqqxx'"),
+    ],
+)
+def test_the_query_is_echoed_as_typed(
+    memory_root: Path, capsys: pytest.CaptureFixture[str], query: str, echoed: str
+) -> None:
+    """One backslash stays one (repr doubled it), and a control character is made visible."""
+    code, out, _ = rank(capsys, "-q", query, str(memory_root))
+    assert code == 1
+    assert f"No results for {echoed}." in out
+
+
 def test_did_you_mean(memory_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = rank(capsys, "-q", "chxcxlxst", str(memory_root))
     assert code == 1

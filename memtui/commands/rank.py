@@ -32,7 +32,7 @@ from memtui.core.cite import citation, cited_path, date_label
 from memtui.core.live.engine import Engine
 from memtui.core.model import Hit, RankResult
 from memtui.core.plural import plural
-from memtui.core.sanitize import one_line
+from memtui.core.sanitize import one_line, quoted
 from memtui.core.search.query import QueryError, parse_query
 from memtui.errors import UsageError
 from memtui.startup import Startup
@@ -54,7 +54,7 @@ def run_rank(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise UsageError(f"invalid query: {exc}") from None
     if not parsed.has_terms and not parsed.has_filters:
         raise UsageError(
-            f"nothing to search for in {query!r}: give words (letters or digits) or a filter "
+            f"nothing to search for in {quoted(query)}: give words (letters or digits) or a filter "
             "with a value, e.g. memtui rank 'deploy staging' or memtui rank after:2026-11-01"
         )
     startup = startup_from_args(args)
@@ -173,7 +173,7 @@ def _print_hits(
 
 
 def _print_empty(stream: TextIO, result: RankResult, days: int) -> None:
-    print(f"No results for {one_line(result.query, 200)!r}.", file=stream)
+    print(f"No results for {quoted(result.query)}.", file=stream)
     if result.unmatched_terms:
         terms = ", ".join(one_line(term, 60) for term in result.unmatched_terms)
         print(f"No entry contains: {terms}", file=stream)

@@ -101,6 +101,12 @@ def one_line(text: str, limit: int = 200) -> str:
     return flat
 
 
+def quoted(text: str, limit: int = 200) -> str:
+    """`one_line(text)` in single quotes: a query echoed as it was typed (`repr` doubled each
+    backslash, and switched to double quotes around an apostrophe)."""
+    return f"'{one_line(text, limit)}'"
+
+
 def middle_cut(text: str, limit: int) -> str:
     """`one_line(text)` cut in the middle when longer than `limit` (paths: the folder's own name
     at the end is what tells two apart)."""
