@@ -308,6 +308,35 @@ def test_a_link_to_a_file_read_under_its_own_name_is_read_once(tmp_path: Path) -
     assert {"CLAUDE.md", "AGENTS.md"} <= loads  # an agent reads both names
 
 
+def test_a_file_the_root_names_is_read_through_a_link_that_leaves_it(tmp_path: Path) -> None:
+    """`~/.claude/CLAUDE.md -> ~/dotfiles/CLAUDE.md` (stow, chezmoi): the agent loads the file
+    by that name, so its text is what the agent sees; skipping it left the user's instructions
+    out without a word on stderr. Any other link out of the root is still not followed, and a
+    link to a folder or a device never is."""
+    dotfiles, claude = tmp_path / "dotfiles", tmp_path / "claude"
+    dotfiles.mkdir()
+    claude.mkdir()
+    (dotfiles / "CLAUDE.md").write_text("## Style\nprefer small commits\n")
+    (dotfiles / "other.md").write_text("## Other\nnot named\n")
+    (claude / "CLAUDE.md").symlink_to(dotfiles / "CLAUDE.md")
+    (claude / "rules").mkdir()
+    (claude / "rules" / "other.md").symlink_to(dotfiles / "other.md")
+    (claude / "CLAUDE.local.md").symlink_to("/dev/zero")
+    named = ("CLAUDE.md", "CLAUDE.local.md", "rules")
+    store = Store(claude, days=30, today=TODAY, only=named)
+    store.load()
+    assert store.paths() == ["CLAUDE.md"]
+    assert [entry.title for entry in store.entries.values()] == ["Style"]
+    why = reasons(store)
+    assert why["rules/other.md"] == "symlink leaves the memory folder (not followed)"
+    assert "never opened" in why["CLAUDE.local.md"]
+    (dotfiles / "CLAUDE.md").write_text("## Style\nprefer small commits\n## Tests\nrun them\n")
+    store.apply_changes([claude / "CLAUDE.md"])  # the watcher's rescan decides the same way
+    assert [entry.title for entry in store.entries.values()] == ["Style", "Tests"]
+    loads = session_load("claude-md", claude, named).files
+    assert [(file.path, file.loaded) for file in loads] == [("CLAUDE.md", 48)]
+
+
 def test_fifo_socket_and_device_are_never_opened(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.md")
     with socket.socket(socket.AF_UNIX) as server:

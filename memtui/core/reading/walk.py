@@ -109,10 +109,12 @@ def relative_path(root: Path, hint: str | Path) -> str | None:
     return None
 
 
-def scan_scope(root: Path, scope: str, only: tuple[str, ...] | None = ()) -> Scan:
+def scan_scope(
+    root: Path, scope: str, only: tuple[str, ...] = (), *, every_link: bool = False
+) -> Scan:
     """What is on disk at one hinted path: a file, a folder to rescan, or nothing (`only`: the
-    root's own limits, which say what the rest of its scan reads; None: read every symlink to
-    a file inside the root, even one whose target is read under its own name)."""
+    root's own limits, which say what the rest of its scan reads; `every_link`: read every
+    symlink to a file inside the root, even one whose target is read under its own name)."""
     scan = Scan({}, {})
     parts = scope.split("/")
     if len(parts) - 1 > MAX_DEPTH or any(part in IGNORED_FOLDERS for part in parts[:-1]):
@@ -134,14 +136,19 @@ def scan_scope(root: Path, scope: str, only: tuple[str, ...] | None = ()) -> Sca
         elif len(parts) > MAX_DEPTH:
             scan.skipped[scope] = f"deeper than {MAX_DEPTH} folders (not scanned)"
         else:
-            return walk_tree(root, scope, only=only)
+            return walk_tree(root, scope, only=only, every_link=every_link)
         return scan
-    _examine(root, scope, str(target), info, scan, only)
+    _examine(root, scope, str(target), info, scan, only, every_link)
     return scan
 
 
 def walk_tree(
-    root: Path, start: str, *, descend: bool = True, only: tuple[str, ...] | None = ()
+    root: Path,
+    start: str,
+    *,
+    descend: bool = True,
+    only: tuple[str, ...] = (),
+    every_link: bool = False,
 ) -> Scan:
     """Scan a folder subtree with an explicit stack (no recursion); with `descend` False the
     folder's own files only (its subfolders are neither scanned nor recorded)."""
@@ -180,8 +187,8 @@ def walk_tree(
                     stack.append((path, depth + 1))
             else:
                 # Not descending, the scan cannot tell what it would read elsewhere: every link
-                # to a file inside the root is read (`None`: no `_walked_as` check).
-                _examine(root, path, item.path, info, scan, only if descend else None)
+                # to a file inside the root is read.
+                _examine(root, path, item.path, info, scan, only, every_link or not descend)
     return scan
 
 
@@ -190,7 +197,7 @@ def scan_only(root: Path, only: tuple[str, ...], *, every_link: bool = False) ->
     is (`scan_scope`: lstat first, no symlinked folders, ignored folders skipped), one cap."""
     scan = Scan({}, {})
     for scope in only:
-        part = scan_scope(root, scope, None if every_link else only)
+        part = scan_scope(root, scope, only, every_link=every_link)
         for path, info in part.found.items():
             _add_found(path, info, scan)
         scan.skipped.update(part.skipped)
@@ -205,7 +212,7 @@ def scan_root(root: Path, only: tuple[str, ...] = (), *, every_link: bool = Fals
     twice), unless `every_link`: what an agent loads at start reads both names."""
     if only:
         return scan_only(root, only, every_link=every_link)
-    return walk_tree(root, "", only=None if every_link else ())
+    return walk_tree(root, "", every_link=every_link)
 
 
 def _examine(
@@ -214,13 +221,14 @@ def _examine(
     absolute: str,
     info: os.stat_result,
     scan: Scan,
-    only: tuple[str, ...] | None,
+    only: tuple[str, ...],
+    every_link: bool,
 ) -> None:
     """Decide about one non-folder path: a loadable file, a recorded skip, or nothing."""
     name = path.rsplit("/", 1)[-1]
     markdown = is_markdown(name)
     if stat.S_ISLNK(info.st_mode):
-        _examine_link(root, path, absolute, markdown, scan, only)
+        _examine_link(root, path, absolute, markdown, scan, only, every_link)
     elif stat.S_ISREG(info.st_mode):
         if markdown:
             _add_found(path, info, scan)
@@ -229,8 +237,18 @@ def _examine(
 
 
 def _examine_link(
-    root: Path, path: str, absolute: str, markdown: bool, scan: Scan, only: tuple[str, ...] | None
+    root: Path,
+    path: str,
+    absolute: str,
+    markdown: bool,
+    scan: Scan,
+    only: tuple[str, ...],
+    every_link: bool,
 ) -> None:
+    """A symlink: followed to a Markdown file inside the root that the scan does not read
+    under its own name, or to one anywhere when the link is a file the root names (an agent
+    loads `~/.claude/CLAUDE.md -> ~/dotfiles/CLAUDE.md` by that name, so its text is what the
+    agent sees); otherwise skipped, with the reason."""
     try:
         target_info = os.stat(absolute)
     except FileNotFoundError:
@@ -252,11 +270,11 @@ def _examine_link(
         )
     elif not markdown:
         return
-    elif not inside:
-        scan.skipped[path] = "symlink leaves the memory folder (not followed)"
     elif not stat.S_ISREG(target_info.st_mode):
         scan.skipped[path] = "symlink to a FIFO, socket or device: never opened"
-    elif only is not None and (own := _walked_as(target, real_root, only)) is not None:
+    elif not inside and path not in only:
+        scan.skipped[path] = "symlink leaves the memory folder (not followed)"
+    elif inside and not every_link and (own := _walked_as(target, real_root, only)) is not None:
         scan.skipped[path] = f"symlink to {own}, read under its own name"
     else:
         _add_found(path, target_info, scan)
