@@ -85,3 +85,21 @@ def test_an_editor_gets_the_line_and_the_file(
     assert opened is True and app.notices == []
     assert seen.read_text() == f"+3 {tmp_path / 'a.md'}\n"
     assert os.access(editor, os.X_OK)
+
+
+@pytest.mark.parametrize(
+    ("editor", "why"),
+    [
+        ('vim "', '$EDITOR cannot be read as a command (no closing quotation): vim "'),
+        ("vim \\", "$EDITOR cannot be read as a command (no escaped character): vim \\"),
+        ("   ", "$EDITOR holds no command"),
+    ],
+)
+def test_an_editor_setting_a_shell_could_not_read_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, editor: str, why: str
+) -> None:
+    """`EDITOR='vim "'` crashed the app (shlex's ValueError), and the crash printed the
+    frames' locals: the entry's text with its secrets, and the environment."""
+    opened, app = run_editor(monkeypatch, editor, tmp_path / "a.md")
+    assert opened is False and app.events == []
+    assert app.notices == [(f"Could not run the editor: {why}", "error")]

@@ -37,6 +37,7 @@ from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
     PromptScreen,
+    LocalsHiddenApp,
     QuietInput,
     forget_styles_caches,
     notices,
@@ -65,6 +66,7 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     "Timer._run (PromptScreen)": (Timer._run, "60c942a84c1a8765"),
     "App._watch_theme (start_with_theme)": (App._watch_theme, "a6de38d37b42f581"),
     "FooterKey (keys_born_compact_as)": (FooterKey, "3ee477e7e5814c26"),
+    "App._fatal_error (LocalsHiddenApp)": (App._fatal_error, "2474616cec7fa94d"),
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
@@ -271,3 +273,24 @@ async def test_footer_keys_are_born_with_the_footers_compact(
         assert all(not key.compact and not key.has_class("-compact") for key in bound)
         assert all(key.compact for key in keys if key not in bound)
         assert not [key for key in restyled if key in bound]
+
+
+TOKEN_REVERSED = "pOnMlKjIhGfEdCbAzYxH15_evil_ks"
+
+
+class Crashing(LocalsHiddenApp[None]):
+    def on_mount(self) -> None:
+        token = "".join(reversed(TOKEN_REVERSED))  # a local of the failing frame, not its source
+        raise ValueError(f"boom after {len(token)} characters")
+
+
+async def test_a_crash_report_shows_the_error_but_no_local_variables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Textual's report printed every frame's locals: an entry's secrets, os.environ."""
+    with pytest.raises(ValueError, match="boom"):
+        async with Crashing().run_test():
+            pass
+    text = capsys.readouterr().err
+    assert "ValueError: boom after 30 characters" in text
+    assert "sk_live" not in text  # Textual's App shows `token = 'sk_live_51…'` here

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from textual import on, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
@@ -52,7 +52,7 @@ from memtui.ui.screens.modal import CloseableModal
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.roots import RootsScreen
 from memtui.ui.screens.weights import WeightsScreen
-from memtui.ui.textual_private import start_with_theme
+from memtui.ui.textual_private import LocalsHiddenApp, start_with_theme
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.query import QueryInput
@@ -82,7 +82,7 @@ def size_classes(width: int, height: int) -> dict[str, bool]:
     return classes
 
 
-class MemtuiApp(App[int]):
+class MemtuiApp(LocalsHiddenApp[int]):
     """memtui: search, rank and explain what your agent remembers."""
 
     TITLE = "memtui"

@@ -16,14 +16,31 @@ from memtui.core.sanitize import one_line
 from memtui.ui import widths
 
 
-def chosen_editor(environ: Mapping[str, str] = os.environ) -> str:
-    """`$VISUAL`, else `$EDITOR`, else vi."""
-    return environ.get("VISUAL") or environ.get("EDITOR") or "vi"
+class EditorSettingError(ValueError):
+    """`$VISUAL` or `$EDITOR` is not a command a shell could read (an unbalanced quote)."""
+
+
+def chosen_editor(environ: Mapping[str, str] = os.environ) -> tuple[str, str]:
+    """(the variable it came from, the command): `$VISUAL`, else `$EDITOR`, else vi."""
+    for variable in ("VISUAL", "EDITOR"):
+        if environ.get(variable):
+            return f"${variable}", environ[variable]
+    return "the default", "vi"
 
 
 def editor_command(path: Path, line: int, environ: Mapping[str, str] = os.environ) -> list[str]:
     """The chosen editor (split like a shell would) at `+line` of `path`."""
-    return [*shlex.split(chosen_editor(environ)), f"+{line}", str(path)]
+    variable, chosen = chosen_editor(environ)
+    try:
+        words = shlex.split(chosen)
+    except ValueError as exc:  # `vim "`: shlex's "No closing quotation"
+        raise EditorSettingError(
+            f"{variable} cannot be read as a command ({str(exc).lower()}): "
+            f"{one_line(chosen, widths.LABEL)}"
+        ) from None
+    if not words:
+        raise EditorSettingError(f"{variable} holds no command")
+    return [*words, f"+{line}", str(path)]
 
 
 def open_editor(app: App[Any], path: Path, line: int) -> bool:
@@ -33,7 +50,11 @@ def open_editor(app: App[Any], path: Path, line: int) -> bool:
     only when its block ends normally, so an exception out of it left the terminal blank and
     the app deaf to every key. Any other failure to start is caught inside the block for the
     same reason. An editor that ran and failed is reported; the file is reloaded anyway."""
-    command = editor_command(path, line)
+    try:
+        command = editor_command(path, line)
+    except EditorSettingError as exc:
+        app.notify(f"Could not run the editor: {exc}", severity="error", markup=False)
+        return False
     editor = one_line(os.path.basename(command[0]), widths.LABEL)  # the program, not its path
     if shutil.which(command[0]) is None:
         app.notify(

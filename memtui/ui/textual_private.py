@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import events
 from textual._styles_cache import StylesCache
@@ -23,6 +23,28 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
+
+_Result = TypeVar("_Result")
+
+
+class LocalsHiddenApp(App[_Result]):
+    """An App whose crash report leaves out every frame's local variables.
+
+    Textual's `App._fatal_error` prints the traceback of an unhandled error with the locals
+    of each frame (`show_locals=True`): an entry's text with its secrets unmasked, and
+    `os.environ`, went to the terminal and its scrollback. The same traceback, without them."""
+
+    def _fatal_error(self) -> None:
+        import rich  # here, as Textual does: rich.traceback loads Pygments
+        from rich.segment import Segments
+        from rich.traceback import Traceback
+
+        self.bell()
+        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
+        self._exit_renderables.append(
+            Segments(self.console.render(traceback, self.console.options))
+        )
+        self._close_messages_no_wait()
 
 
 def start_with_theme(app: App[Any], name: str) -> None:
