@@ -22,8 +22,10 @@ from memtui.core.reading.text import (
         (codecs.BOM_UTF8 + "# Tête\n".encode(), "# Tête\n"),
         (codecs.BOM_UTF16_LE + "# 日本\r\nx".encode("utf-16-le"), "# 日本\nx"),
         (codecs.BOM_UTF16_BE + "# Привет\n".encode("utf-16-be"), "# Привет\n"),
-        (b"a\r\nb\rc\n", "a\nb\nc\n"),
-        (b"last line ends in a lone CR\r", "last line ends in a lone CR\n"),
+        (b"a\r\nb\r\n", "a\nb\n"),
+        (b"a\r\nb\rc\n", "a\nb\rc\n"),  # a lone CR among LFs is no line break (grep -n)
+        (b"10%\r55%\r100%\ndone\n", "10%\r55%\r100%\ndone\n"),
+        (b"classic\rmac\r", "classic\nmac\n"),  # no LF at all: the lines end in CR
     ],
 )
 def test_decode_encodings_and_line_endings(data: bytes, text: str) -> None:

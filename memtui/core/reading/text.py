@@ -8,8 +8,11 @@ Decoding rules (memory files are written by agents and may be hostile; see the R
   is raised and the store skips the file with that reason (where the NUL is). Text editors never
   write NUL, and a file that holds one later on is no more memory text than one that starts so.
 * Invalid UTF-8 is replaced with U+FFFD and reported as a warning the entries carry.
-* CRLF and lone CR become `\\n`. Line numbers count `\\n` only; `str.splitlines` is never used
-  because it also splits on U+2028, U+0085 and friends, which editors do not count as lines.
+* CRLF becomes `\\n`. Line numbers count `\\n` only, as grep, vim and an agent's file reader
+  do: a lone CR (a progress bar pasted from a terminal) stays a character of its line, shown
+  visibly, or every citation after it would point past its lines. Only a file with no `\\n` at
+  all has its lines end in CR (classic Mac OS), and each CR is a line break.
+  `str.splitlines` is never used because it also splits on U+2028, U+0085 and friends.
 """
 
 from __future__ import annotations
@@ -77,7 +80,7 @@ def decode(data: bytes) -> Decoded:
     if bad:
         warnings.append(f"invalid {label}: {bad} byte{'s' if bad != 1 else ''} replaced")
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\n", "\n") if "\n" in text else text.replace("\r", "\n")
     if text.startswith("\ufeff"):
         text = text[1:]
     return Decoded(text=text, warnings=tuple(warnings))
