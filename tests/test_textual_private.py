@@ -36,8 +36,8 @@ from textual.widgets._footer import FooterKey
 from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
-    PromptScreen,
     LocalsHiddenApp,
+    PromptScreen,
     QuietInput,
     forget_styles_caches,
     notices,

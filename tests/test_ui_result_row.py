@@ -57,6 +57,8 @@ def row(hit: Hit, width: int, **options: object) -> str:
         ("a/very/deep/folder/notes.md", 24, "folder/notes.md"),
         ("a/very/deep/long-folder-name/notes.md", 16, "notes.md"),
         ("MEMORY.md", 24, "MEMORY.md"),
+        ("memory/a\\b.md", 24, "memory/a\\b.md"),  # a backslash in a name is no folder
+        ("memory/bad-\udcff.md", 24, "memory/bad-\\xff.md"),  # an undecodable byte, visible
     ],
 )
 def test_compact_path_keeps_the_file_name_and_the_parent_when_it_fits(

@@ -124,11 +124,13 @@ def path_column_width(room: int) -> int:
 
 
 def compact_path(path: str, cells: int) -> str:
-    """The file name, with its parent folder in front when both fit in `cells`."""
-    parts = one_line(path, widths.RAW).replace("\\", "/").rsplit("/", 2)
-    name = parts[-1]
+    """The file name, with its parent folder in front when both fit in `cells`. Split at the
+    path's own slashes before anything is made visible: a backslash in a name (or in the
+    visible form of an undecodable byte, `\\xff`) is no folder."""
+    parts = path.rsplit("/", 2)
+    name = one_line(parts[-1], widths.RAW)
     if len(parts) >= 2 and parts[-2]:
-        with_parent = f"{parts[-2]}/{name}"
+        with_parent = f"{one_line(parts[-2], widths.RAW)}/{name}"
         if cell_len(with_parent) <= cells:
             return with_parent
     return name
