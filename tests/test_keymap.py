@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.binding import Binding
 
+from memtui.ui.app import key_scopes, text_box_keys
 from memtui.ui.keymap import check_keymap, live_keys
 
 PANES = [
@@ -50,3 +52,30 @@ def test_swapping_two_keys_needs_the_first_move_out_of_the_way() -> None:
 def test_several_keys_for_one_binding() -> None:
     check = check_keymap({"pane.edit": "o,ctrl+e"}, SCOPES)
     assert live_keys(PANES[0], check.accepted) == ["o", "ctrl+e"]
+
+
+@pytest.mark.parametrize(
+    ("remap", "why"),
+    [
+        ({"query.quit": "backspace"}, "backspace edits the text in the query box"),
+        ({"query.weights": "ctrl+w"}, "ctrl+w edits the text in the query box"),
+        ({"query.edit": "e"}, "e types itself in the query box"),
+        ({"app.quit": "x"}, "x types itself in the query box"),  # priority: before the box
+    ],
+)
+def test_the_query_box_keeps_its_typing_and_editing_keys(remap: dict[str, str], why: str) -> None:
+    """QA: `"query.quit" = "backspace"` quit at the first backspace, `"query.weights" =
+    "ctrl+w"` (the README's own example) took delete-word, and `"query.edit" = "e"` was shown
+    in the footer but typed an e. Each is refused now, with the reason."""
+    check = check_keymap(remap, key_scopes(), text_box_keys())
+    assert check.accepted == {}
+    ((problem,),) = [check.problems]
+    assert problem.endswith(f"{why}; not applied")
+
+
+@pytest.mark.parametrize(
+    "remap",
+    [{"query.weights": "alt+w"}, {"pane.edit": "E"}, {"help": "f3"}, {"pane.weights": "ctrl+w"}],
+)
+def test_keys_the_box_does_not_need_stay_free(remap: dict[str, str]) -> None:
+    assert check_keymap(remap, key_scopes(), text_box_keys()).accepted == remap

@@ -7,7 +7,7 @@ import sys
 
 from memtui.commands.common import startup_from_args
 from memtui.core.sanitize import one_line
-from memtui.ui.app import MemtuiApp, key_scopes
+from memtui.ui.app import MemtuiApp, key_scopes, text_box_keys
 from memtui.ui.keymap import check_keymap
 from memtui.ui.options import AppOptions, HandOffMode
 from memtui.ui.terminal import OnTheTerminal
@@ -39,7 +39,7 @@ def run_tui(args: argparse.Namespace) -> int:
     `[keymap]` problems are printed on stderr first (the app shows them in its warnings too).
     """
     app = create_app(args)
-    for problem in check_keymap(app.options.keymap, key_scopes()).problems:
+    for problem in check_keymap(app.options.keymap, key_scopes(), text_box_keys()).problems:
         print(f"memtui: {one_line(problem, MAX_QUERY_CHARS)}", file=sys.stderr)
     with OnTheTerminal(app):
         app.run()

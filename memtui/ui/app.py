@@ -18,6 +18,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
+from textual.widgets import Input
 
 from memtui.core.live.allocator import share_one_malloc_arena
 from memtui.core.live.roots import tilde
@@ -41,7 +42,7 @@ from memtui.ui.heap import (
     release_pending,
     settle_heap,
 )
-from memtui.ui.keymap import check_keymap
+from memtui.ui.keymap import check_keymap, key_names
 from memtui.ui.masker import SecretMasker
 from memtui.ui.messages import DemoRequested, RootsChosen, SaveSettings
 from memtui.ui.options import AppOptions
@@ -140,7 +141,7 @@ class MemtuiApp(LocalsHiddenApp[int]):
     def on_mount(self) -> None:
         asyncio.get_running_loop().set_default_executor(FreshContextExecutor())
         self._theme_ready = True
-        check = check_keymap(self.options.keymap, key_scopes())
+        check = check_keymap(self.options.keymap, key_scopes(), text_box_keys())
         self.live_keymap = check.accepted
         self.keymap_problems = list(check.problems)
         self.set_keymap(check.accepted)
@@ -337,6 +338,21 @@ class MemtuiApp(LocalsHiddenApp[int]):
         )
         yield SystemCommand("Keys", "Show the key bindings panel", self.action_show_help_panel)
         yield SystemCommand("Quit", "Quit memtui", self.exit)
+
+
+def text_box_keys() -> dict[str, set[str]]:
+    """The keys the query box edits with (Textual's `Input`'s, less those the box gives to the
+    results by default, such as home and end): no remap may take them."""
+    editing = {
+        key for item in Input.BINDINGS if isinstance(item, Binding) for key in key_names(item.key)
+    }
+    taken = {
+        key
+        for item in QueryInput.BINDINGS
+        if isinstance(item, Binding)
+        for key in key_names(item.key)
+    }
+    return {"query": editing - taken}
 
 
 def key_scopes() -> dict[str, list[BindingType]]:
