@@ -304,6 +304,15 @@ def test_secrets_are_counted_per_kind(tmp_path: Path) -> None:
     assert dict(report.secret_counts) == {"GitHub token": 2, "password/secret/token value": 1}
 
 
+def test_a_secret_in_a_tag_is_reported_as_the_mask_shows_it(tmp_path: Path) -> None:
+    """QA: `list --json` masked a frontmatter tag holding a token, and `health` said "secrets
+    — none" (it scanned titles and bodies only)."""
+    write(tmp_path, "notes.md", f"---\ntags: [{GITHUB}]\n---\n\n## Deploy notes\nnothing\n")
+    [finding] = health(tmp_path).section(Check.SECRETS)
+    assert finding.entry.title == "Deploy notes"
+    assert finding.reason == "masked 1 secret: 1 × GitHub token"
+
+
 def failing_child(work: Callable[[], Sequence[bytes]]) -> fork.Child | None:
     """A child that fails before it answers."""
 

@@ -36,6 +36,7 @@ class LiveEntries(Sequence[Entry]):
         "_rows",
         "_slots",
         "_starts",
+        "_tags",
         "_titles",
         "_views",
         "date_ordinal",
@@ -60,6 +61,7 @@ class LiveEntries(Sequence[Entry]):
         self._live: list[int] | None = None if bool(alive.all()) else np.flatnonzero(alive).tolist()
         """Slot of each live entry (None: every slot is live)."""
         self._titles: list[str] | None = None
+        self._tags: list[tuple[str, ...]] | None = None
         self.paths = self._picked(
             [*(path for view in views for path in view.paths()), *(e.path for e in rest)]
         )
@@ -101,6 +103,19 @@ class LiveEntries(Sequence[Entry]):
                 ]
             )
         return self._titles
+
+    @property
+    def tags(self) -> list[tuple[str, ...]]:
+        """Each entry's frontmatter tags, gathered when first asked (only the secrets scan of
+        entries not scanned before reads them)."""
+        if self._tags is None:
+            self._tags = self._picked(
+                [
+                    *(tags for view in self._views for tags in view.tags()),
+                    *(entry.tags for entry in self._rest),
+                ]
+            )
+        return self._tags
 
     def __len__(self) -> int:
         return len(self.paths)

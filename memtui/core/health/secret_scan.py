@@ -52,14 +52,18 @@ def masked_entries(entries: LiveEntries, known: KnownScans | None = None) -> Mas
     for index in range(len(entries)):
         scan = known.get((roots[index], paths[index]))
         kinds = (
-            secret_kinds(f"{entries.titles[index]}\n{entries.body(index)}")
-            if scan is None
-            else scan.get(lines[index])
+            secret_kinds(scanned_text(entries, index)) if scan is None else scan.get(lines[index])
         )
         if kinds:
             found.append((index, dict(kinds)))
     found.sort(key=lambda item: (paths[item[0]], lines[item[0]], item[0]))
     return found
+
+
+def scanned_text(entries: LiveEntries, index: int) -> str:
+    """What the scan reads of an entry: everything masking shows masked (its title, its tags
+    and its body), so a secret the app and `rank` mask is also a secret `health` reports."""
+    return "\n".join((entries.titles[index], *entries.tags[index], entries.body(index)))
 
 
 def start_secrets_scan(terms: EntryTerms, known: KnownScans) -> Child | None:
