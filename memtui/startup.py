@@ -54,9 +54,13 @@ class Startup(Struct, frozen=True):
 
     @property
     def more_found(self) -> int:
-        """Memory found here but not opened (the picker offers it)."""
+        """Memory of this folder found but not opened, which `--all` would add (another
+        project's memory, which the picker also offers, is not counted: `--all` leaves it)."""
         opened = {root_key(root) for root in self.roots}
-        return sum(root_key(candidate.root) not in opened for candidate in self.candidates)
+        return sum(
+            root_key(candidate.root) not in opened and not candidate.other_project
+            for candidate in self.candidates
+        )
 
     @property
     def root(self) -> Path | None:

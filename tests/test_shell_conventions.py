@@ -300,6 +300,31 @@ def test_rank_says_when_discovery_found_more_memory_than_it_searched(
     monkeypatch.chdir(project)
     code, _, err = run(capsys, "rank", "deploy")
     assert code == 0
-    assert f"memtui: using {project}; 1 more memory folder found" in err
+    assert f"memtui: using {project} (MEMORY.md); 1 more memory folder found" in err
     code, _, err = run(capsys, "rank", "deploy", "--all")
     assert code == 0 and "more memory folder" not in err
+
+
+def test_the_note_names_each_root_and_counts_only_what_all_would_add(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: the note named one folder twice ("using …/p + … + …/p": the workspace and the
+    CLAUDE.md set beside it), and counted other projects' Claude Code memory, which `--all`
+    does not open ("9 found … --all searches them all", and --all opened 7)."""
+    home = Path(os.environ["HOME"])
+    (home / ".openclaw" / "workspace").mkdir(parents=True)
+    (home / ".openclaw" / "workspace" / "MEMORY.md").write_text(ONE_FACT)
+    other = home / ".claude" / "projects" / "-somewhere-else" / "memory"
+    other.mkdir(parents=True)
+    (other / "MEMORY.md").write_text(ONE_FACT)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    (project / "MEMORY.md").write_text(ONE_FACT)
+    (project / "CLAUDE.md").write_text(ONE_FACT)
+    monkeypatch.chdir(project)
+    code, _, err = run(capsys, "rank", "deploy")
+    assert code == 0
+    assert (
+        f"memtui: using {project} (MEMORY.md) + {project} (CLAUDE.md); "
+        "1 more memory folder found (see `memtui roots`; --all searches them all)"
+    ) in err

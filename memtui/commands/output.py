@@ -15,6 +15,7 @@ from msgspec import Struct
 
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
+from memtui.core.live.roots import MemoryRoot, tilde
 from memtui.core.model import Entry, EntryHead, Explanation, Hit
 from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, visible
@@ -243,13 +244,15 @@ def used_note(startup: Startup) -> list[str]:
     `rank` from a repository searches the repository's memory, not its own, unless told."""
     if not startup.roots:
         return []
-    if not startup.chosen:
-        return [
-            f"{len(startup.candidates)} memory folders found; using {startup.roots[0].path} "
-            "(see `memtui roots`; --all searches them all)"
-        ]
-    if startup.more_found:
-        used = " + ".join(str(root.path) for root in startup.roots)
-        more = plural(startup.more_found, "more memory folder")
-        return [f"using {used}; {more} found (see `memtui roots`; --all searches them all)"]
-    return []
+    if not startup.more_found:
+        return []
+    used = " + ".join(_named(root) for root in startup.roots)
+    more = plural(startup.more_found, "more memory folder")
+    return [f"using {used}; {more} found (see `memtui roots`; --all searches them all)"]
+
+
+def _named(root: MemoryRoot) -> str:
+    """A root as `memtui roots` names it: its folder, and the files of a set of files (two
+    roots may share a folder: a workspace, and the CLAUDE.md set beside it)."""
+    files = f" ({', '.join(root.only)})" if root.only else ""
+    return tilde(root.path) + files
