@@ -152,7 +152,7 @@ This file records decisions.
 
 CLINE_ACTIVE_CONTEXT = (
     "\ufeff# Active Context\r\n\r\n## Current Focus\r\n\r\nShipping v2.\r\n\r\n"
-    "## Next Steps\rWrite docs.\r"
+    "## Next Steps\r\nDocs: 10%\rDocs: 100%\r\n"  # a lone CR (a pasted progress bar) is no line
 )
 
 CLAUDE_INDEX = """\

@@ -10,10 +10,13 @@ release that changes one fails there, by name, before it misbehaves anywhere els
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+import traceback
 from collections.abc import Iterable, Iterator
 from typing import Any, TypeVar
 
+from rich.text import Text
 from textual import events
 from textual._styles_cache import StylesCache
 from textual.app import App
@@ -24,6 +27,8 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input
 from textual.widgets._footer import FooterKey
 
+from memtui.core.sanitize import visible
+
 _Result = TypeVar("_Result")
 
 
@@ -32,18 +37,15 @@ class LocalsHiddenApp(App[_Result]):
 
     Textual's `App._fatal_error` prints the traceback of an unhandled error with the locals
     of each frame (`show_locals=True`): an entry's text with its secrets unmasked, and
-    `os.environ`, went to the terminal and its scrollback. The same traceback, without them."""
+    `os.environ`, went to the terminal and its scrollback. Here: Python's own traceback, as
+    plain text with its control characters made visible (an error may quote file text)."""
 
     def _fatal_error(self) -> None:
-        import rich  # here, as Textual does: rich.traceback loads Pygments
-        from rich.segment import Segments
-        from rich.traceback import Traceback
-
         self.bell()
-        traceback = Traceback(show_locals=False, width=None, suppress=[rich])
-        self._exit_renderables.append(
-            Segments(self.console.render(traceback, self.console.options))
-        )
+        error = sys.exc_info()[1]
+        lines = traceback.format_exception(error) if error is not None else ["unknown error"]
+        report = "\n".join(visible(line) for line in "".join(lines).splitlines())
+        self._exit_renderables.append(Text(report))
         self._close_messages_no_wait()
 
 
