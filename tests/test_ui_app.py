@@ -456,10 +456,10 @@ async def test_the_banner_follows_the_root_going_and_coming_back(tmp_path: Path)
 
 async def test_bindings_can_be_remapped_by_id() -> None:
     app = demo_app()
-    app.options.keymap = {"query.weights": "ctrl+w"}
+    app.options.keymap = {"query.weights": "alt+w"}
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
-        await pilot.press("ctrl+w")
+        await pilot.press("alt+w")
         await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
 
 
