@@ -75,7 +75,7 @@ def test_the_query_box_keeps_its_typing_and_editing_keys(remap: dict[str, str], 
 
 @pytest.mark.parametrize(
     "remap",
-    [{"query.weights": "alt+w"}, {"pane.edit": "E"}, {"help": "f3"}, {"pane.weights": "ctrl+w"}],
+    [{"query.weights": "f4"}, {"pane.edit": "E"}, {"help": "f3"}, {"pane.weights": "ctrl+w"}],
 )
 def test_keys_the_box_does_not_need_stay_free(remap: dict[str, str]) -> None:
     assert check_keymap(remap, key_scopes(), text_box_keys()).accepted == remap

@@ -456,10 +456,10 @@ async def test_the_banner_follows_the_root_going_and_coming_back(tmp_path: Path)
 
 async def test_bindings_can_be_remapped_by_id() -> None:
     app = demo_app()
-    app.options.keymap = {"query.weights": "alt+w"}
+    app.options.keymap = {"query.weights": "f4"}
     async with app.run_test(size=SIZE) as pilot:
         await wait_loaded(pilot, app)
-        await pilot.press("alt+w")
+        await pilot.press("f4")
         await wait_until(pilot, lambda: isinstance(app.screen, WeightsScreen))
 
 
