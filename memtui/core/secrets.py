@@ -65,14 +65,14 @@ _ASSIGNMENT = re.compile(r"[:=][ \t]*[\"']?([^\s\"'`,;]{3,})")
 _REVERSED_KEY = re.compile(
     # How a secret-ish key ends, spelled backwards and matched against the reversed text before
     # a separator: one anchored attempt per `:`/`=` instead of a search. Forwards: passwd,
-    # password, pwd, secret[_access][_key] (so client_secret), api_key, apikey, private_key,
-    # token (so access_token, auth_token …).
-    r"dwssap|drowssap|dwp|(?:yek[_-]?)?(?:ssecca[_-]?)?terces|yek[_-]?ipa|yekipa|yek[_-]?etavirp"
-    r"|nekot",
+    # password, pwd, pw (a word of its own: db_pw, not npw), secret[_access][_key] (so
+    # client_secret), api_key, apikey, private_key, token (so access_token, auth_token …).
+    r"dwssap|drowssap|dwp|wp(?![a-z])|(?:yek[_-]?)?(?:ssecca[_-]?)?terces|yek[_-]?ipa|yekipa"
+    r"|yek[_-]?etavirp|nekot",
     re.IGNORECASE,
 )
 _KEY_LOOKBACK = 24
-_KEY_LAST_LETTERS = frozenset("dtynDTYN")
+_KEY_LAST_LETTERS = frozenset("dtynwDTYNW")
 """How every key above ends: a cheap test that rejects most `:`/`=` before any regex runs."""
 
 
