@@ -330,6 +330,25 @@ async def test_secrets_in_titles_and_tags_are_masked_outside_the_entry_text_too(
     assert tag not in listed and "hunter2hunter2" not in listed and token not in listed
 
 
+@pytest.mark.parametrize("size", [(80, 24), (220, 40)])
+async def test_a_file_named_by_a_secret_is_masked_on_screen(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """QA: `memory/ghp_….md` showed whole in the results list's path column, the title's file
+    suffix and the entry header, while the same token in the text was masked."""
+    root = tmp_path / "root"
+    token = "ghp_" + "K" * 36
+    write(root / "memory" / f"{token}.md", "# Token file\n\n## Named file\nzebra notes\n")
+    app = build_app(str(root), "--no-watch", "--days", "0")
+    async with app.run_test(size=size) as pilot:
+        await wait_loaded(pilot, app)
+        await type_query(pilot, app, "zebra")
+        shown = "\n".join([*rows(app), static_text(app, "#detail-header")])
+        assert "ghp_KK…" in shown and token not in shown
+        await pilot.press("ctrl+r")  # the reveal key shows it in the entry pane's header
+        await wait_until(pilot, lambda: token in static_text(app, "#detail-header"))
+
+
 async def test_copy_citation_uses_the_clipboard() -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -64,6 +64,12 @@ def masked_title(entry: Entry) -> str:
     return mask_secrets(entry.title)[0]
 
 
+def masked_line_range(entry: Entry) -> str:
+    """`line_range` with a secret in the path masked (a file named by its token), always: as
+    `masked_title`, for the places outside the entry pane."""
+    return mask_secrets(line_range(entry))[0]
+
+
 def line_range(entry: Entry) -> str:
     """`path:start-end`, the path led by its root's label when several roots are open (a plain
     hyphen, as in the citations memtui hands on)."""
@@ -370,7 +376,7 @@ def detail_header(
     """`path:lines  ·  match 2/5  ·  date  ·  source …`: the match position (`match_position`)
     right after the path, so a narrow pane that cuts the line's end keeps it."""
     parts: list[str | tuple[str, str] | Content] = [
-        (one_line(line_range(entry), widths.LONG), "bold"),
+        (one_line(mask(line_range(entry)), widths.LONG), "bold"),  # a file named by a token
         match,
         ("  ·  ", "$muted"),
         (date_label(entry), ""),
@@ -378,7 +384,7 @@ def detail_header(
         (SOURCE_LABEL.get(entry.source, str(entry.source)), SOURCE_STYLE.get(entry.source, "")),
     ]
     if entry.role:
-        parts += [("  ·  ", "$muted"), (one_line(entry.role, widths.WORD), "")]
+        parts += [("  ·  ", "$muted"), (one_line(mask(entry.role), widths.WORD), "")]
     if entry.tags:
         tags = mask(" ".join(f"#{tag}" for tag in entry.tags))  # frontmatter holds keys too
         parts += [("  ·  ", "$muted"), (one_line(tags, widths.SHORT), "$text-secondary")]

@@ -28,7 +28,7 @@ class BreakdownScreen(CloseableModal):
             (f"why #{self.hit.rank}  ", "bold $text-accent"),
             title_content(one_line(render.masked_title(entry), widths.SHORT), "bold"),
             ("  ", ""),
-            (one_line(render.line_range(entry), widths.SHORT), "$muted"),
+            (one_line(render.masked_line_range(entry), widths.SHORT), "$muted"),
         )
         with Vertical(id="why-box", classes="modal-box"):
             yield Static(title, id="why-title", markup=False)

@@ -66,7 +66,7 @@ class FileViewScreen(Screen[None]):
 
     def _header(self, state: str, style: str = "$muted") -> Content:
         return Content.assemble(
-            (one_line(cite.citation(self.where, self.entry), widths.LONG), "bold"),
+            (one_line(mask_secrets(cite.citation(self.where, self.entry))[0], widths.LONG), "bold"),
             ("  ·  ", "$muted"),
             (one_line(render.masked_title(self.entry), widths.SHORT), ""),
             ("  ·  ", "$muted"),

@@ -21,6 +21,7 @@ from textual.strip import Strip
 from memtui.core.cite import UNDATED, date_label
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.sanitize import one_line
+from memtui.core.secrets import mask_secrets
 from memtui.ui import gone as gone_glyph
 from memtui.ui import widths
 from memtui.ui.load_line import BADGE, BADGE_CELLS
@@ -140,7 +141,7 @@ def file_suffix(entry: Entry, date_shown: str, *, path_shown: bool) -> str:
     """` · file.md` after the title, unless another column already says it: the path column,
     or the date column for a daily note named by its date (`2026-11-26.md`). Shown only
     whole (the row drops it rather than cut it)."""
-    name = one_line(entry.file_name, widths.SHORT)
+    name = one_line(mask_secrets(entry.file_name)[0], widths.SHORT)
     if path_shown or (date_shown.strip() and name.startswith(date_shown.strip())):
         return ""
     return f" · {name}"
@@ -421,5 +422,6 @@ def _entry_part(
         source_class = entry.source.value if isinstance(entry.source, Source) else "note"
         add(badge + " ", style(f"results--{source_class}"))
     if path_width:
-        add(fit(compact_path(entry.path, path_width), path_width), style("results--path"))
+        shown_path = compact_path(mask_secrets(entry.path)[0], path_width)  # as titles are
+        add(fit(shown_path, path_width), style("results--path"))
     return segments
