@@ -18,7 +18,6 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
-from textual.widgets import Input
 
 from memtui.core.live.allocator import share_one_malloc_arena
 from memtui.core.live.roots import tilde
@@ -42,7 +41,7 @@ from memtui.ui.heap import (
     release_pending,
     settle_heap,
 )
-from memtui.ui.keymap import check_keymap, key_names
+from memtui.ui.keymap import check_keymap
 from memtui.ui.masker import SecretMasker
 from memtui.ui.messages import DemoRequested, RootsChosen, SaveSettings
 from memtui.ui.options import AppOptions
@@ -341,18 +340,8 @@ class MemtuiApp(LocalsHiddenApp[int]):
 
 
 def text_box_keys() -> dict[str, set[str]]:
-    """The keys the query box edits with (Textual's `Input`'s, less those the box gives to the
-    results by default, such as home and end): no remap may take them."""
-    editing = {
-        key for item in Input.BINDINGS if isinstance(item, Binding) for key in key_names(item.key)
-    }
-    taken = {
-        key
-        for item in QueryInput.BINDINGS
-        if isinstance(item, Binding)
-        for key in key_names(item.key)
-    }
-    return {"query": editing - taken}
+    """The keys the query box edits with (`QueryInput.EDITING_KEYS`): no remap may take them."""
+    return {"query": set(QueryInput.EDITING_KEYS)}
 
 
 def key_scopes() -> dict[str, list[BindingType]]:
