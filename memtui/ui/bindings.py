@@ -9,7 +9,8 @@ from __future__ import annotations
 from textual.binding import Binding, BindingType
 
 PANE_BINDINGS: list[BindingType] = [
-    Binding("q", "app.quit", "Quit", id="pane.quit"),  # first: the footer cuts at its right end
+    Binding("q", "app.quit", "Quit", id="pane.quit"),  # first, then help: the footer cuts at
+    Binding("question_mark", "screen.help", "Help", id="pane.help"),  # its right end
     Binding("slash", "screen.focus_query", "Search", priority=True, id="pane.focus_query"),
     Binding("e", "screen.edit", "Edit", id="pane.edit"),
     Binding("o", "screen.open_file", "Open", show=False, id="pane.open_file"),
@@ -31,7 +32,6 @@ PANE_BINDINGS: list[BindingType] = [
     Binding("h", "screen.health", "Health", show=False, id="pane.health"),
     Binding("m", "app.switch_roots", "Memory folders", show=False, id="pane.switch_roots"),
     Binding("T", "screen.next_theme", "Theme", show=False, id="pane.next_theme"),
-    Binding("question_mark", "screen.help", "Help", id="pane.help"),
 ]
 """Single-letter keys: active while the results or the entry pane has focus."""
 

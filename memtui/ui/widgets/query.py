@@ -66,6 +66,11 @@ class QueryInput(QuietInput):
         Binding("pageup", "screen.results('page_up')", show=False, id="query.page_up"),
         Binding("home", "screen.results('first')", show=False, id="query.first"),
         Binding("end", "screen.results('last')", show=False, id="query.last"),
+        # Shown while typing, where `q` types a q: priority, or the app's hidden one would win.
+        # First of the shown keys, then help, as in the panes: the footer cuts at its right
+        # end, and the README promises that the footer always shows how to quit.
+        Binding("ctrl+q", "app.quit", "Quit", priority=True, id="query.quit"),
+        Binding("f1", "screen.help", "Help", id="query.help"),
         Binding("ctrl+o", "screen.edit", "Edit", id="query.edit"),
         Binding("ctrl+y", "screen.copy_entry", "Copy", show=False, id="query.copy_entry"),
         Binding("ctrl+b", "screen.toggle_breakdown", "Breakdown", show=False, id="query.breakdown"),
@@ -78,9 +83,6 @@ class QueryInput(QuietInput):
         Binding(
             "ctrl+s", "app.switch_roots", "Memory folders", show=False, id="query.switch_roots"
         ),
-        Binding("f1", "screen.help", "Help", id="query.help"),
-        # Shown while typing, where `q` types a q: priority, or the app's hidden one would win.
-        Binding("ctrl+q", "app.quit", "Quit", priority=True, id="query.quit"),
     ]
 
     EDITING_KEYS: ClassVar[dict[str, str]] = {}
