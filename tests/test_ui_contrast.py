@@ -7,11 +7,14 @@ foreground and background of the rendered segments — not from a table of expec
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.color import Color as RichColor
+from rich.color import ColorSystem
 from rich.terminal_theme import MONOKAI
 from textual.color import Color
 from textual.filter import monochrome_style
@@ -152,6 +155,39 @@ async def test_every_theme_is_readable_where_it_matters() -> None:
                 problem = text_below(cells)
                 if problem:
                     failures.append(f"{theme} · {place}: {problem}")
+    assert not failures, "\n".join(failures)
+
+
+def in_256_colours(color: Color) -> Color:
+    """The colour a 256-colour terminal draws (tmux's default): the nearest of its palette, as
+    Rich downgrades a truecolor style there."""
+    rounded = RichColor.from_rgb(color.r, color.g, color.b).downgrade(ColorSystem.EIGHT_BIT)
+    return Color(*rounded.get_truecolor())
+
+
+@pytest.mark.parametrize("theme", ["memtui-dark", "memtui-light", "memtui-high-contrast"])
+async def test_memtui_themes_stay_readable_in_256_colours(theme: str) -> None:
+    """QA: in tmux's default 256 colours, memtui-light's source colour (#8a3f9e) became
+    #875faf, 3.5-3.9:1 on the badges' and the why pane's greys. Every text cell of the screen,
+    list focused and not, with both colours rounded to the 256-colour palette."""
+    app = demo_app("-q", "deploy", "--theme", theme)
+    failures: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await loaded(pilot, app)
+        for focus in ("#query", "ResultsList"):
+            screen.query_one(focus).focus()
+            await settle(pilot)
+            rounded = [
+                replace(
+                    cell,
+                    foreground=in_256_colours(cell.foreground),
+                    background=in_256_colours(cell.background),
+                )
+                for cell in widget_cells(screen)
+            ]
+            problem = text_below(rounded)
+            if problem:
+                failures.append(f"{focus} focused: {problem}")
     assert not failures, "\n".join(failures)
 
 
