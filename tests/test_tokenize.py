@@ -124,3 +124,17 @@ def test_batch_spaced_tokens_give_a_text_the_same_string_in_any_batch(texts: lis
 @pytest.mark.parametrize("text", ["Z", "ZZ top", "Ｚ", "\x01", "a\x01b"])
 def test_separator_never_comes_from_text(text: str) -> None:
     assert TEXT_SEPARATOR not in tokens(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "query", "marked"),
+    [
+        ("my cafe\u0301 order", "café", "cafe\u0301"),  # decomposed (NFD), as macOS may write
+        ("my café order", "cafe\u0301", "café"),
+        ("naïve résumé", "resume", ""),  # accents are not folded: no match, nothing marked
+    ],
+)
+def test_a_match_in_decomposed_text_is_marked_whole(text: str, query: str, marked: str) -> None:
+    """QA: `rank café` found an NFD `café` (the tokenizer composes first) but marked nothing."""
+    spans = match_spans(text, tokens(query, query=True))
+    assert [text[start:end] for start, end in spans] == ([marked] if marked else [])

@@ -17,6 +17,12 @@ from functools import cache
 
 WORD_RUN = re.compile(r"[^\W_]+")
 """A word as the tokenizer cuts one (letters and digits; underscores and punctuation separate)."""
+_RAW_WORD_RUN = re.compile(
+    r"[^\W_](?:[^\W_]|[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f])*"
+)
+"""A word in text not normalised yet: its combining marks belong to it. In decomposed text
+(NFD, as macOS may write it) `café` is `cafe` + U+0301, which NFKC composes before the tokenizer
+cuts words; cut first, the word was `cafe` and its match was never marked."""
 _CJK_CHARS = (
     "\u1100-\u11ff"  # Hangul Jamo
     "\u3040-\u309f"  # Hiragana
@@ -187,7 +193,7 @@ def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
     if not targets:
         return []
     spans: list[tuple[int, int]] = []
-    for match in WORD_RUN.finditer(text):
+    for match in _RAW_WORD_RUN.finditer(text):
         raw = match.group()
         word = normalize(raw)
         if word in targets:
