@@ -208,7 +208,7 @@ def explicit_root(given: str) -> Path:
         raise UsageError(f"{given}: folder not readable (permission denied)") from None
     except OSError as exc:
         raise UsageError(f"{given}: folder not readable ({exc.strerror or exc})") from None
-    return root
+    return Path(os.path.abspath(root))  # `./mem/`, `mem/../mem`: one name, from anywhere
 
 
 def resolve_root(explicit: str | None) -> Path | None:
