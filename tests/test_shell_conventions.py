@@ -22,6 +22,7 @@ from memtui.cli import SUBCOMMANDS, help_width, main
 from memtui.commands.output import excerpt, explanation_lines
 from memtui.commands.pick import write_hand_off
 from memtui.core import cite
+from memtui.core.cache.folder import CacheFolder
 from memtui.core.live.engine import Engine
 from memtui.core.plural import plural
 from memtui.core.settings.config import Config
@@ -284,6 +285,31 @@ def test_pick_json_includes_the_entry_text_as_md_quotes_it(tmp_path: Path) -> No
     quoted = shown["md"].getvalue()
     for text in texts:
         assert cite.block_quote(text) in quoted
+
+
+def test_pick_quotes_each_heading_at_the_level_it_was_written(tmp_path: Path) -> None:
+    """QA: `### deep lvlword` was quoted as `# deep lvlword` (the level came from the
+    heading's depth in the file's outline), through the cache as well as from the file."""
+    root = tmp_path / "root"
+    (root / "memory").mkdir(parents=True)
+    (root / "memory" / "c.md").write_text("### deep lvlword\nbody\n\n# top lvlword\nmore\n")
+    for start in ("cold", "warm"):
+        engine = Engine(
+            root,
+            Config(),
+            today=dt.date(2026, 11, 21),
+            days=0,
+            cache=CacheFolder(tmp_path / "cache"),
+        )
+        engine.load()
+        assert engine.cache_stale is (start == "cold")  # warm: every entry from the cache
+        picked, _ = resolve(engine, None, engine.search("lvlword").hits)
+        shown = io.StringIO()
+        write_hand_off(HandOff(engine, "lvlword", tuple(picked), revealed=False), "md", shown)
+        assert "> ### deep lvlword\n" in shown.getvalue()
+        assert "> # top lvlword\n" in shown.getvalue()
+        engine.build_index()
+        engine.save_cache()
 
 
 def test_rank_says_when_discovery_found_more_memory_than_it_searched(

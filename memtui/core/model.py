@@ -96,6 +96,8 @@ class Entry(_Located, Struct, frozen=True, weakref=True):
     """Visible problems: invalid UTF-8, truncated, bad frontmatter …"""
     root: str = ""
     """Label of the memory folder the entry came from when several are open ('' with one)."""
+    heading_level: int = 0
+    """The level of the heading line that starts it (`###`: 3); 0 when no heading does."""
 
     @property
     def text_chars(self) -> int:

@@ -416,8 +416,8 @@ def entry_text(entry: Entry, *, limit: int | None = MAX_SHOWN_CHARS) -> str:
     Display is capped at `limit` characters so a multi-megabyte entry cannot stall the event
     loop while it is masked and wrapped; copying passes None for the whole entry.
     """
-    depth = max(1, min(6, len(entry.heading_path)))
-    text = f"{'#' * depth} {entry.title}\n\n{entry.body}" if entry.title else entry.body
+    level = entry.heading_level or max(1, min(6, len(entry.heading_path)))  # as written
+    text = f"{'#' * level} {entry.title}\n\n{entry.body}" if entry.title else entry.body
     if limit is not None and len(text) > limit:
         hidden = len(text) - limit
         text = (

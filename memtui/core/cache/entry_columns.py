@@ -64,10 +64,11 @@ NUMBER_COLUMNS: dict[str, Callable[[Entry], int]] = {
     "count": attrgetter("count"),
     "source": lambda entry: _SOURCE_CODE[entry.source],
     "origin": lambda entry: _ORIGIN_CODE[entry.date_origin],
+    "level": attrgetter("heading_level"),
     "body_chars": lambda entry: len(entry.body),
 }
 """Integer columns; `date` is an ordinal and `time` microseconds since midnight, -1 when
-absent; `source` and `origin` index SOURCES and ORIGINS."""
+absent; `source` and `origin` index SOURCES and ORIGINS; `level` is the heading's (0: none)."""
 STRING_COLUMNS: dict[str, Callable[[Entry], Any]] = {
     "id": attrgetter("id"),
     "title": lambda entry: (

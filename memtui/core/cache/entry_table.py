@@ -38,7 +38,17 @@ _CODE_OF_SOURCE = np.asarray([SOURCE_CODES[source] for source in SOURCES], dtype
 """The cache's source numbers (places in SOURCES) as `SOURCE_CODES`."""
 Rows = range | IntArray
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
-NUMBER_ORDER = ("line_start", "line_end", "date", "time", "position", "count", "source", "origin")
+NUMBER_ORDER = (
+    "line_start",
+    "line_end",
+    "date",
+    "time",
+    "position",
+    "count",
+    "source",
+    "origin",
+    "level",
+)
 """The number columns an entry is made of, in `EntryTable.entry`'s order."""
 NUMBER_CHUNK = NUMBER_CHUNKS = 64
 """Rows whose numbers are converted together when rows are made in order (`_numbers_of`), and
@@ -204,7 +214,9 @@ class EntryTable:
         return entry
 
     def _make(self, row: int) -> Entry:
-        line_start, line_end, date, micro, position, count, source, origin = self._numbers_of(row)
+        line_start, line_end, date, micro, position, count, source, origin, level = (
+            self._numbers_of(row)
+        )
         heading = self.headings.path(row)
         title, role, tags, metadata, warnings = (read(row) for read in self._readers)
         body = self.bodies.body(row)
@@ -229,6 +241,7 @@ class EntryTable:
             self._share(tuple(self._share(tuple(pair)) for pair in metadata)) if metadata else (),
             self._share(tuple(warnings)) if warnings else (),
             self.label,
+            level,
         )
 
     def heads(self, rows: range) -> list[EntryHead]:
@@ -240,7 +253,7 @@ class EntryTable:
         )
         title_of, role_of, tags_of, _, warnings_of = self._readers
         heads = []
-        for row, heading, (line_start, line_end, date, micro, _, _, source, origin) in zip(
+        for row, heading, (line_start, line_end, date, micro, _, _, source, origin, _) in zip(
             rows, self.headings.paths(rows), numbers, strict=True
         ):
             title, tags, warnings = title_of(row), tags_of(row), warnings_of(row)

@@ -425,6 +425,7 @@ class _FileParser:
                     metadata=metadata,
                     warnings=base_warnings + tuple(segment.warnings),
                     root=self.root,
+                    heading_level=0 if segment.heading is None else segment.heading.level,
                 )
             )
         return entries
