@@ -22,12 +22,7 @@ from typing import Any, cast, overload
 
 import numpy as np
 
-from memtui.core.cache.compact_columns import (
-    HeadingPaths,
-    compact_column,
-    given_rows,
-    row_reader,
-)
+from memtui.core.cache.compact_columns import HeadingPaths, compact_column, given_rows, row_reader
 from memtui.core.model import DateOrigin, Entry, EntryHead, Source, qualified_path
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.slots import SOURCE_CODES, PlaceColumns
@@ -38,17 +33,8 @@ _CODE_OF_SOURCE = np.asarray([SOURCE_CODES[source] for source in SOURCES], dtype
 """The cache's source numbers (places in SOURCES) as `SOURCE_CODES`."""
 Rows = range | IntArray
 """Rows of a table: a range for a file's entries or a clean index, else an array."""
-NUMBER_ORDER = (
-    "line_start",
-    "line_end",
-    "date",
-    "time",
-    "position",
-    "count",
-    "source",
-    "origin",
-    "level",
-)
+_WHERE = ("line_start", "line_end", "date", "time", "position", "count")
+NUMBER_ORDER = (*_WHERE, "source", "origin", "level")
 """The number columns an entry is made of, in `EntryTable.entry`'s order."""
 NUMBER_CHUNK = NUMBER_CHUNKS = 64
 """Rows whose numbers are converted together when rows are made in order (`_numbers_of`), and
@@ -214,9 +200,7 @@ class EntryTable:
         return entry
 
     def _make(self, row: int) -> Entry:
-        line_start, line_end, date, micro, position, count, source, origin, level = (
-            self._numbers_of(row)
-        )
+        start, end, date, micro, position, count, source, origin, level = self._numbers_of(row)
         heading = self.headings.path(row)
         title, role, tags, metadata, warnings = (read(row) for read in self._readers)
         body = self.bodies.body(row)
@@ -229,8 +213,8 @@ class EntryTable:
             heading[-1] if title is None else title,
             heading,
             body or "",
-            line_start,
-            line_end,
+            start,
+            end,
             self._dates[date],
             None if micro < 0 else _time(micro),
             ORIGINS[origin],
