@@ -51,10 +51,7 @@ def plug_closed() -> bool:
     it); whether stdout was closed."""
     closed = [fd for fd in STANDARD_FDS if not _is_open(fd)]
     for fd in closed:
-        null = os.open(os.devnull, os.O_RDWR)
-        if null != fd:  # the lowest free number is taken first, so usually it is `fd` itself
-            os.dup2(null, fd)
-            os.close(null)
+        null_device_on(fd)
     if 0 in closed:
         sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - lives with sys
     for fd in (1, 2):
@@ -91,6 +88,12 @@ def check_stdout() -> None:
 def silence_stdout() -> None:
     """Point stdout at the null device, so that what is still buffered in it cannot fail
     again when Python flushes it on the way out."""
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, 1)
-    os.close(null)
+    null_device_on(1)
+
+
+def null_device_on(fd: int) -> None:
+    """Make descriptor `fd` the null device, whether it is open or closed now."""
+    null = os.open(os.devnull, os.O_RDWR)
+    if null != fd:  # a closed `fd` is usually the lowest free number, so `null` itself
+        os.dup2(null, fd)
+        os.close(null)

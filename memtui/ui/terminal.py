@@ -37,6 +37,7 @@ from textual.app import App
 from textual.drivers.linux_driver import LinuxDriver
 
 from memtui.errors import UsageError
+from memtui.standard_streams import null_device_on
 
 ENDING_SIGNALS = (signal.SIGHUP, signal.SIGINT, signal.SIGQUIT, signal.SIGTERM)
 """Signals that end the app with 128 + their number, the terminal restored."""
@@ -176,7 +177,7 @@ class OnTheTerminal:
     def __init__(self, app: App[Any]) -> None:
         self.app = app
         self._tty = -1
-        self._saved: list[int | None] = []
+        self._saved: list[int] = []
         self._terminals: set[int] = set()
         """Which of fds 0-2 were a terminal before the app (after a hangup: that one)."""
         self._handlers: dict[int, Any] = {}
@@ -199,11 +200,8 @@ class OnTheTerminal:
             if stream is not None:
                 with contextlib.suppress(OSError, ValueError):
                     stream.flush()
-        for fd in (0, 1, 2):
-            try:
-                self._saved.append(os.dup(fd))
-            except OSError:  # closed by the caller (`memtui <&-`)
-                self._saved.append(None)
+        for fd in (0, 1, 2):  # all open: `cli.entry` opened a closed one on the null device
+            self._saved.append(os.dup(fd))
             if os.isatty(fd):
                 self._terminals.add(fd)
             os.dup2(self._tty, fd)
@@ -235,15 +233,10 @@ class OnTheTerminal:
                 with contextlib.suppress(OSError, ValueError):
                     stream.flush()
         for fd, saved in enumerate(self._saved):
-            if saved is None:
-                os.close(fd)
-                continue
             if gone and fd in self._terminals and not os.isatty(saved):
                 # The vanished terminal: /dev/null instead, so that what is still buffered
                 # (a dying thread's traceback) cannot fail the exit with code 120.
-                null = os.open(os.devnull, os.O_RDWR)
-                os.dup2(null, fd)
-                os.close(null)
+                null_device_on(fd)
             else:
                 os.dup2(saved, fd)
             os.close(saved)
