@@ -52,12 +52,14 @@ def plug_closed() -> bool:
     closed = [fd for fd in STANDARD_FDS if not _is_open(fd)]
     for fd in closed:
         null_device_on(fd)
-    if 0 in closed:
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - lives with sys
-    for fd in (1, 2):
-        if fd in closed:
-            stream = open(fd, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-            setattr(sys, "stdout" if fd == 1 else "stderr", stream)
+    for fd in closed:
+        # `sys.__stdin__` too: Textual's driver takes its fileno, and it was None (`memtui <&-`
+        # ended at once, exit 1).
+        name = ("stdin", "stdout", "stderr")[fd]
+        mode, errors = ("r", "strict") if fd == 0 else ("w", "backslashreplace")
+        stream = open(fd, mode, encoding="utf-8", errors=errors, closefd=False)  # noqa: SIM115
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
     return 1 in closed
 
 

@@ -139,3 +139,25 @@ def test_a_closed_stderr_keeps_its_notes_out_of_the_output(
     result = subprocess.run(closed(2, command), capture_output=True, **run)  # type: ignore[call-overload]
     assert result.returncode == 0
     assert json.loads(result.stdout)["results"]
+
+
+PLUGGED = """
+import sys
+from memtui.standard_streams import plug_closed
+plug_closed()
+print([stream.fileno() for stream in (sys.__stdin__, sys.stdin, sys.__stderr__, sys.stderr)])
+"""
+
+
+def test_a_closed_stdin_or_stderr_is_a_stream_on_the_null_device(env: dict[str, str]) -> None:
+    """`memtui <&-`: Textual's driver takes `sys.__stdin__.fileno()`, and Python had left it
+    None, so the app ended at once with exit 1 (a traceback, on a closed stderr, unseen)."""
+    result = subprocess.run(
+        ["sh", "-c", '"$@" <&- 2>&-', "sh", sys.executable, "-c", PLUGGED],
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert result.stdout == b"[0, 0, 2, 2]\n"
