@@ -15,7 +15,7 @@ from msgspec import Struct
 
 from memtui.core.cite import iso_date
 from memtui.core.live.engine import Engine
-from memtui.core.live.roots import MemoryRoot, tilde
+from memtui.core.live.roots import shown_root
 from memtui.core.model import Entry, EntryHead, Explanation, Hit
 from memtui.core.plural import plural
 from memtui.core.sanitize import one_line, visible
@@ -242,17 +242,8 @@ def skipped_payload(engine: Engine) -> list[dict[str, str]]:
 def used_note(startup: Startup) -> list[str]:
     """A note for stderr when discovery found more memory than it used: an agent calling
     `rank` from a repository searches the repository's memory, not its own, unless told."""
-    if not startup.roots:
+    if not startup.roots or not startup.more_found:
         return []
-    if not startup.more_found:
-        return []
-    used = " + ".join(_named(root) for root in startup.roots)
+    used = " + ".join(shown_root(root.path, root.only) for root in startup.roots)
     more = plural(startup.more_found, "more memory folder")
     return [f"using {used}; {more} found (see `memtui roots`; --all searches them all)"]
-
-
-def _named(root: MemoryRoot) -> str:
-    """A root as `memtui roots` names it: its folder, and the files of a set of files (two
-    roots may share a folder: a workspace, and the CLAUDE.md set beside it)."""
-    files = f" ({', '.join(root.only)})" if root.only else ""
-    return tilde(root.path) + files

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from memtui.commands.common import dump_json
-from memtui.core.live.roots import tilde
+from memtui.core.live.roots import shown_root, tilde
 from memtui.core.places import claude
 from memtui.core.places.loads import SessionLoad, root_load, tokens_text
 from memtui.core.places.survey import Survey, survey
@@ -171,8 +171,7 @@ def _where(candidate: Candidate) -> str:
     if candidate.other_project:
         project = tilde(candidate.project) if candidate.project else candidate.path.parent.name
         return one_line(f"{tilde(candidate.path)} (another project: {project})", 400)
-    files = f" ({', '.join(candidate.only)})" if candidate.only else ""
-    return one_line(tilde(candidate.path) + files, 400)
+    return one_line(shown_root(candidate.path, candidate.only), 400)
 
 
 def _print_projects(

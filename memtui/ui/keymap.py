@@ -38,8 +38,7 @@ class KeymapCheck:
     problems: tuple[str, ...]
 
 
-def key_names(spec: str) -> set[str]:
-    """The keys of a binding's key spec (`"plus,equals_sign"`)."""
+def _keys(spec: str) -> set[str]:
     return {key.strip() for key in spec.split(",") if key.strip()}
 
 
@@ -68,7 +67,7 @@ def check_keymap(
 
     def keys_of(binding: Binding) -> set[str]:
         assert binding.id is not None
-        return key_names(accepted.get(binding.id, binding.key))
+        return _keys(accepted.get(binding.id, binding.key))
 
     for binding_id, spec in keymap.items():
         shown_id, shown_spec = one_line(binding_id, MAX_KEY_CHARS), one_line(spec, MAX_KEY_CHARS)
@@ -77,13 +76,13 @@ def check_keymap(
                 f'[keymap] "{shown_id}": no binding has this id; ignored (help, ?, lists every id)'
             )
             continue
-        if has_unsafe(spec) or any(len(key) > MAX_KEY_CHARS for key in key_names(spec)):
+        if has_unsafe(spec) or any(len(key) > MAX_KEY_CHARS for key in _keys(spec)):
             problems.append(
                 f'[keymap] "{shown_id}" = "{shown_spec}": not a key name '
                 "(control characters, or too long); not applied"
             )
             continue
-        wanted = key_names(spec)
+        wanted = _keys(spec)
         if not wanted:
             problems.append(f'[keymap] "{binding_id}": no key given; ignored')
             continue
@@ -139,4 +138,4 @@ def _text_box_problem(
 def live_keys(binding: Binding, keymap: Mapping[str, str]) -> list[str]:
     """The keys that trigger `binding` once `keymap` (the accepted remaps) is applied."""
     spec = keymap.get(binding.id or "", binding.key)
-    return sorted(key_names(spec), key=spec.index)
+    return sorted(_keys(spec), key=spec.index)

@@ -125,6 +125,13 @@ def tilde(path: Path | str) -> str:
     return text
 
 
+def shown_root(path: Path, only: tuple[str, ...]) -> str:
+    """A root as `memtui roots` names it: its folder, and the files of a set of files (two
+    roots may share a folder: a workspace, and the CLAUDE.md set beside it)."""
+    files = f" ({', '.join(only)})" if only else ""
+    return tilde(path) + files
+
+
 def engine_roots(root: Path | Sequence[MemoryRoot]) -> tuple[MemoryRoot, ...]:
     """An engine's roots: one folder (labelled by its name), or roots with distinct labels."""
     if isinstance(root, Path):
