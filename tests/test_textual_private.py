@@ -19,11 +19,16 @@ from typing import Any, ClassVar
 
 import pytest
 import textual
+from textual import events
 from textual._compositor import Compositor
+from textual._parser import Parser
 from textual._styles_cache import StylesCache
+from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.color import Color
+from textual.drivers import linux_driver
+from textual.drivers.linux_driver import LinuxDriver
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -37,11 +42,13 @@ from textual.widgets._toggle_button import ToggleButton
 
 from memtui.ui.textual_private import (
     LocalsHiddenApp,
+    PasteKeepingParser,
     PromptScreen,
     QuietInput,
     forget_styles_caches,
     notices,
     painted_strips,
+    read_pastes_as_text,
     start_with_theme,
     update_scrollbars,
 )
@@ -67,6 +74,12 @@ FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     "App._watch_theme (start_with_theme)": (App._watch_theme, "a6de38d37b42f581"),
     "FooterKey (keys_born_compact_as)": (FooterKey, "3ee477e7e5814c26"),
     "App._fatal_error (LocalsHiddenApp)": (App._fatal_error, "2474616cec7fa94d"),
+    "LinuxDriver.run_input_thread (read_pastes_as_text)": (
+        LinuxDriver.run_input_thread,
+        "d796af6d69db337d",
+    ),
+    "XTermParser.parse (PasteKeepingParser)": (XTermParser.parse, "a5834ad1def86544"),
+    "Parser.feed (PasteKeepingParser)": (Parser.feed, "390106cde019dd29"),
     # the Textual code memtui's public overrides mirror or rely on
     "ToggleButton.render (filters.TickBox.render)": (ToggleButton.render, "2fc389074f795966"),
     "Reactive._check_watchers (footer.KeysFooter)": (Reactive._check_watchers, "7264430bbdce0b5a"),
@@ -294,3 +307,49 @@ async def test_a_crash_report_shows_the_error_but_no_local_variables(
     text = capsys.readouterr().err
     assert "ValueError: boom after 30 characters" in text
     assert "sk_live" not in text  # Textual's App shows `token = 'sk_live_51…'` here
+
+
+PASTED = "\x1b[200~x\x1b\x11y\r\nz\x07\x1b[201~q"
+"""A paste of `x ESC ^Q y CRLF z BEL`, then `q` typed."""
+
+
+def parsed(parser: XTermParser, *pieces: str) -> list[tuple[str, str]]:
+    events_read = [event for piece in pieces for event in parser.feed(piece)]
+    return [
+        ("paste", event.text) if isinstance(event, events.Paste) else ("key", event.key)
+        for event in events_read
+        if isinstance(event, events.Paste | events.Key)
+    ]
+
+
+def test_textual_own_parser_still_turns_a_pasted_escape_into_key_presses() -> None:
+    """Why `PasteKeepingParser` exists: when this fails, Textual keeps pastes whole itself."""
+    keys = parsed(XTermParser(), PASTED)
+    assert ("key", "ctrl+q") in keys
+
+
+@pytest.mark.parametrize("cut", range(len("\x1b[200~"), len(PASTED) + 1))
+def test_a_paste_arrives_whole_and_visible_however_its_reads_are_cut(cut: int) -> None:
+    assert parsed(PasteKeepingParser(), PASTED[:cut], PASTED[cut:]) == [
+        ("paste", "x␛␑y\r\nz␇"),
+        ("key", "q"),
+    ]
+
+
+def test_keys_around_pastes_are_still_keys() -> None:
+    parser = PasteKeepingParser()
+    assert parsed(parser, "a\x1b[A", "\x1b[200~one\x1b[201~", "\x1b[200~two\x1b[201~b") == [
+        ("key", "a"),
+        ("key", "up"),
+        ("paste", "one"),
+        ("paste", "two"),
+        ("key", "b"),
+    ]
+
+
+def test_the_terminal_driver_reads_with_the_paste_keeping_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(linux_driver, "XTermParser", XTermParser)  # restored after the test
+    read_pastes_as_text()
+    assert vars(linux_driver)["XTermParser"] is PasteKeepingParser

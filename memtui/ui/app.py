@@ -52,7 +52,7 @@ from memtui.ui.screens.modal import CloseableModal
 from memtui.ui.screens.no_memory import NoMemoryScreen
 from memtui.ui.screens.roots import RootsScreen
 from memtui.ui.screens.weights import WeightsScreen
-from memtui.ui.textual_private import LocalsHiddenApp, start_with_theme
+from memtui.ui.textual_private import LocalsHiddenApp, read_pastes_as_text, start_with_theme
 from memtui.ui.themes import DEFAULT_THEME, MEMTUI_VARIABLES, load_themes, readable_variables
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.query import QueryInput
@@ -103,6 +103,7 @@ class MemtuiApp(LocalsHiddenApp[int]):
     def __init__(self, options: AppOptions) -> None:
         super().__init__()
         share_one_malloc_arena()
+        read_pastes_as_text()
         self.options = options
         self.load_ms: float | None = None
         self.last_paint_ms: float | None = None

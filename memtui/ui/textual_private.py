@@ -10,6 +10,7 @@ release that changes one fails there, by name, before it misbehaves anywhere els
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 import traceback
@@ -19,8 +20,11 @@ from typing import Any, TypeVar
 from rich.text import Text
 from textual import events
 from textual._styles_cache import StylesCache
+from textual._xterm_parser import BRACKETED_PASTE_END, BRACKETED_PASTE_START, XTermParser
 from textual.app import App
+from textual.drivers import linux_driver
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import UPDATE_PERIOD, Screen
 from textual.strip import Strip
 from textual.widget import Widget
@@ -47,6 +51,74 @@ class LocalsHiddenApp(App[_Result]):
         report = "\n".join(visible(line) for line in "".join(lines).splitlines())
         self._exit_renderables.append(Text(report))
         self._close_messages_no_wait()
+
+
+class PasteKeepingParser(XTermParser):
+    """Textual's terminal input parser, with a bracketed paste's text kept out of the keys.
+
+    Textual's parser reads an ESC inside a paste as the start of an escape sequence, and
+    reissues one it does not know as key presses: pasting `x␛^Qy` quit the app, and `x␛␛y`
+    pressed escape. Here the text between a paste's start and end markers reaches the parser
+    as `core.sanitize.visible` shows it (line breaks kept), so it arrives whole, as one Paste
+    event, with no ESC to start a sequence and no control character for a widget to write to
+    the terminal. A paste whose text holds the end marker itself still ends there: no parser
+    can tell it from the real end (terminals such as xterm strip it from what they paste).
+    """
+
+    def __init__(self, debug: bool = False) -> None:
+        super().__init__(debug)
+        self._pasting = False
+        self._held = ""
+        """The end of the last read while it may be the start of a paste's end marker."""
+
+    def feed(self, data: str) -> Iterable[Message]:
+        return super().feed(self._pastes_made_visible(data) if data else data)
+
+    def _pastes_made_visible(self, data: str) -> str:
+        text, self._held = self._held + data, ""
+        parts: list[str] = []
+        while text:
+            if not self._pasting:
+                start = text.find(BRACKETED_PASTE_START)
+                if start < 0:
+                    parts.append(text)
+                    break
+                start += len(BRACKETED_PASTE_START)
+                parts.append(text[:start])
+                text, self._pasting = text[start:], True
+                continue
+            end = text.find(BRACKETED_PASTE_END)
+            if end < 0:
+                held = _marker_start_at_end(text, BRACKETED_PASTE_END)
+                parts.append(_visible_lines(text[: len(text) - held]))
+                self._held = text[len(text) - held :]
+                break
+            parts.append(_visible_lines(text[:end]) + BRACKETED_PASTE_END)
+            text, self._pasting = text[end + len(BRACKETED_PASTE_END) :], False
+        return "".join(parts)
+
+
+_LINE_BREAK = re.compile(r"(\r\n|\r|\n)")
+
+
+def _visible_lines(text: str) -> str:
+    """`visible(text)`, but with carriage returns kept: a terminal pastes line breaks as CR."""
+    parts = _LINE_BREAK.split(text)  # text, break, text, …: the breaks at odd places
+    return "".join(part if place % 2 else visible(part) for place, part in enumerate(parts))
+
+
+def _marker_start_at_end(text: str, marker: str) -> int:
+    """How many characters at the end of `text` could begin `marker` (0 when none)."""
+    for length in range(min(len(marker) - 1, len(text)), 0, -1):
+        if marker.startswith(text[-length:]):
+            return length
+    return 0
+
+
+def read_pastes_as_text() -> None:
+    """Have the terminal driver (Linux and macOS) read its input with `PasteKeepingParser`:
+    `LinuxDriver.run_input_thread` makes its parser by this module-level name."""
+    linux_driver.XTermParser = PasteKeepingParser  # type: ignore[attr-defined]
 
 
 def start_with_theme(app: App[Any], name: str) -> None:
