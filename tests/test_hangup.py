@@ -17,10 +17,12 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from pty_terminal import CTRL_Q, CTRL_Z, Terminal
 
 LIVENESS_S = 15.0
@@ -166,3 +168,79 @@ def test_pick_without_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stdout == b""
     assert b"no terminal" in done.stderr
+
+
+EDITOR = '#!/bin/sh\necho $$ > "$0.pid"\nexec sleep 60\n'
+"""An editor that keeps the terminal until a signal ends it (as `code --wait` may, past a
+hangup): it writes its process id beside itself first."""
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a process that has not ended (a zombie has)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("number", [None, signal.SIGTERM], ids=["hangup", "SIGTERM"])
+def test_an_editor_running_when_memtui_must_end_ends_with_it(
+    tmp_path: Path, number: signal.Signals | None
+) -> None:
+    """The hangup went to a worker thread while the main thread waited for the editor, so
+    memtui outlived its terminal for as long as the editor ran; and a SIGTERM left the editor
+    behind, fighting the shell for the terminal."""
+    editor = tmp_path / "editor"
+    editor.write_text(EDITOR)
+    editor.chmod(0o755)
+    started = tmp_path / "editor.pid"
+    terminal = Terminal(DEMO, {**environment(tmp_path), "EDITOR": str(editor)}, SIZE)
+    editor_pid = None
+    try:
+        first_paint(terminal)
+        terminal.settle()
+        os.write(terminal.fd, b"\te")
+        terminal.read_until(lambda: started.exists() and started.read_text().strip() != "")
+        editor_pid = int(started.read_text())
+        if number is None:
+            terminal.hang_up()
+        else:
+            os.kill(terminal.pid, number)
+        assert terminal.gone_within(LIVENESS_S), "memtui left behind"
+        assert terminal.status is not None
+        code = os.waitstatus_to_exitcode(terminal.status)
+        assert code in ((129, -signal.SIGHUP) if number is None else (143,))
+        deadline = time.monotonic() + LIVENESS_S
+        while running(editor_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(editor_pid), "the editor left behind"
+    finally:
+        terminal.close()
+        if editor_pid is not None and running(editor_pid):
+            os.kill(editor_pid, signal.SIGKILL)
+
+
+def test_ctrl_c_typed_in_the_editor_is_the_editors(tmp_path: Path) -> None:
+    """While the editor has the terminal, SIGINT is the editor's key, not an end of memtui
+    (as `system(3)` ignores it): the app comes back when the editor ends."""
+    editor = tmp_path / "editor"
+    editor.write_text(EDITOR)
+    editor.chmod(0o755)
+    started = tmp_path / "editor.pid"
+    terminal = Terminal(DEMO, {**environment(tmp_path), "EDITOR": str(editor)}, SIZE)
+    try:
+        first_paint(terminal)
+        terminal.settle()
+        os.write(terminal.fd, b"\te")
+        terminal.read_until(lambda: started.exists() and started.read_text().strip() != "")
+        os.kill(terminal.pid, signal.SIGINT)
+        assert not terminal.gone_within(2.0), "memtui ended on a ctrl+c meant for the editor"
+        painted = len(terminal.output)
+        os.kill(int(started.read_text()), signal.SIGTERM)
+        terminal.read_until(lambda: PAINTED in terminal.output[painted:])
+        terminal.settle()
+        os.write(terminal.fd, CTRL_Q)
+        assert terminal.wait_exit() == 0
+    finally:
+        terminal.close()

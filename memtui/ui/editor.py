@@ -14,6 +14,10 @@ from textual.app import App, SuspendNotSupported
 
 from memtui.core.sanitize import one_line
 from memtui.ui import widths
+from memtui.ui.terminal import running_on_the_terminal
+
+SIGNAL_CHECK_S = 0.1
+"""How often the wait for the editor lets signal handlers run."""
 
 
 class EditorSettingError(ValueError):
@@ -68,7 +72,7 @@ def open_editor(app: App[Any], path: Path, line: int) -> bool:
     try:
         with app.suspend():
             try:
-                status = subprocess.run(command, check=False).returncode
+                status = run_awake(command)
             except OSError as exc:
                 failure = exc
     except SuspendNotSupported:
@@ -80,3 +84,20 @@ def open_editor(app: App[Any], path: Path, line: int) -> bool:
     if status != 0:
         app.notify(f"{editor} exited with status {status}", severity="warning", markup=False)
     return True
+
+
+def run_awake(command: list[str]) -> int:
+    """Run `command` to its end, on the terminal, and return its exit status, letting signal
+    handlers run while it does.
+
+    Python runs a handler on the main thread, and the kernel may hand a signal to any thread: a
+    terminal's hangup went to a worker, and the main thread, blocked in `waitpid` for the
+    editor, never woke to run it. memtui then lived as long as the editor, past the terminal
+    it was on. A wait that times out now and then runs the handler, which passes the hangup
+    on (`ui.terminal.running_on_the_terminal`)."""
+    with subprocess.Popen(command) as process, running_on_the_terminal(process.pid):
+        while True:
+            try:
+                return process.wait(SIGNAL_CHECK_S)
+            except subprocess.TimeoutExpired:
+                continue

@@ -9,7 +9,11 @@ from fd 1; for the app's run all three are the terminal, and the real ones come 
 SIGHUP, SIGTERM, SIGINT and SIGQUIT end the app the orderly way (the terminal restored, exit
 128 + the signal), and a watchdog ends the process `GRACE_S` after the signal whatever the
 orderly way is waiting for (a writer on a vanished terminal, a worker blocked in `open()`):
-it restores the terminal itself when one is still there, then `os._exit`.
+it restores the terminal itself when one is still there, then `os._exit`. While a program
+memtui started has the terminal (the editor, see `running_on_the_terminal`), SIGHUP and
+SIGTERM are passed on to it, so it is not left running on a terminal that is gone or that the
+shell takes back; SIGINT and SIGQUIT are ignored meanwhile, as `system(3)` does: they are
+ctrl+c and ctrl+\\ typed in that program, which gets them itself.
 
 Why a hangup used to hang (Textual 8.2): when a terminal goes away the kernel sends its session
 leader SIGHUP *and SIGCONT*. Textual's driver takes every SIGCONT for the end of a ctrl+z and
@@ -29,7 +33,7 @@ import signal
 import sys
 import termios
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -62,7 +66,24 @@ RESTORE = (
 )
 """What the watchdog writes to a terminal still there: what Textual's orderly end writes."""
 
+PASSED_ON = (signal.SIGHUP, signal.SIGTERM)
+"""Ending signals passed on to a program running on the terminal before the app ends."""
+
 Handler = Callable[[int, FrameType | None], Any]
+
+_programs: set[int] = set()
+"""Process ids of the programs memtui runs on the terminal now (`running_on_the_terminal`)."""
+
+
+@contextlib.contextmanager
+def running_on_the_terminal(pid: int) -> Iterator[None]:
+    """While the program `pid` has the terminal (the app suspended for it), an ending signal
+    is its first: SIGHUP and SIGTERM are passed on to it, SIGINT and SIGQUIT are left to it."""
+    _programs.add(pid)
+    try:
+        yield
+    finally:
+        _programs.discard(pid)
 
 
 def gate_resume(present: Callable[[], bool]) -> None:
@@ -249,7 +270,14 @@ class OnTheTerminal:
         return None if self._watchdog is None else self._watchdog.exit_code
 
     def _on_signal(self, number: int, frame: FrameType | None) -> None:
-        """Ask the app to exit on its event loop, and arm the watchdog in case it cannot."""
+        """Ask the app to exit on its event loop, and arm the watchdog in case it cannot;
+        first pass a hangup or a termination on to a program running on the terminal."""
+        if _programs:
+            if number not in PASSED_ON:
+                return  # typed in that program: its own keys (ctrl+c, ctrl+backslash)
+            for pid in tuple(_programs):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, number)
         code = 128 + number
         if self._watchdog is not None:
             self._watchdog.arm(code)
