@@ -34,6 +34,10 @@ from memtui.core.search.tokenize import (
         ("메모리", ["메", "모", "리", "메모", "모리"]),
         ("v2版本", ["v2", "版", "本", "版本"]),
         ("Привет мир", ["привет", "мир"]),
+        # pasted terminal output: an escape sequence separates words, raw or shown as ␛
+        ("\u241b[31mERROR\u241b[0m: on \u241b[1;4mnode18\u241b[0m", ["error", "on", "node18"]),
+        ("\x1b[31mERROR\x1b[0m ok", ["error", "ok"]),
+        ("␛ alone, ␛[ unfinished", ["alone", "unfinished"]),
     ],
 )
 def test_document_tokens(text: str, expected: list[str]) -> None:
@@ -92,6 +96,9 @@ def test_ascii_text_never_compiles_the_cjk_pattern() -> None:
 TEXTS = st.lists(
     st.one_of(
         st.text(alphabet="abcXYZz019 _-.\n\x01", max_size=30),
+        st.lists(
+            st.sampled_from(["\x1b[31m", "\u241b[0;1m", "Ab", "9", " ", "[", "\x1b"]), max_size=8
+        ).map("".join),
         st.text(max_size=30),
         st.sampled_from(["数据库 v2版本", "Ｚürich ﬁle", "ÀÉ ß İstanbul", "Z", "\x01", ""]),
     ),
@@ -138,3 +145,10 @@ def test_a_match_in_decomposed_text_is_marked_whole(text: str, query: str, marke
     """QA: `rank café` found an NFD `café` (the tokenizer composes first) but marked nothing."""
     spans = match_spans(text, tokens(query, query=True))
     assert [text[start:end] for start, end in spans] == ([marked] if marked else [])
+
+
+def test_a_word_behind_an_escape_sequence_is_marked_alone() -> None:
+    """QA: `ERROR` in pasted coloured output (`␛[31mERROR`) could not be found or marked."""
+    text = "log: \u241b[31mERROR\u241b[0m and \u241b[1mnode18\u241b[0m"
+    spans = match_spans(text, tokens("error node18", query=True))
+    assert [text[start:end] for start, end in spans] == ["ERROR", "node18"]

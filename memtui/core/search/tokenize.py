@@ -62,9 +62,25 @@ becomes TEXT_SEPARATOR): for ASCII, splitting the result equals the word regex o
 text, at a fraction of the cost."""
 
 
+_ESCAPE_SEQUENCE = re.compile("[\x1b\u241b]\\[[0-?]*[!-/]*[@-~]")
+"""A CSI escape sequence (a colour, a cursor move), raw or as `sanitize.visible` shows a file's:
+pasted terminal output such as `␛[31mERROR␛[0m: build failed`. (ECMA-48 allows a space among
+its intermediate bytes; no sequence a terminal prints has one, and `␛[ word` is not one.)"""
+
+
+def without_escapes(text: str) -> str:
+    """`text` with each CSI escape sequence blanked by as many spaces: it separates words, as
+    on the screen it came from (cut as part of one, `ERROR` was the word `31merror`), and
+    every other character keeps its offset."""
+    if "\u241b" not in text and "\x1b" not in text:
+        return text
+    return _ESCAPE_SEQUENCE.sub(lambda sequence: " " * len(sequence.group()), text)
+
+
 def normalize(text: str) -> str:
-    """NFKC then casefold: fullwidth letters, ligatures and case variants meet."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """Escape sequences blanked, then NFKC and casefold: fullwidth letters, ligatures and case
+    variants meet."""
+    return unicodedata.normalize("NFKC", without_escapes(text)).casefold()
 
 
 def is_cjk(token: str) -> bool:
@@ -124,9 +140,15 @@ def _ascii_translated(texts: Sequence[str]) -> str | None:
     """The texts joined and translated to their tokens, spaces between and TEXT_SEPARATOR after
     each; None unless they are all ASCII (and none holds the raw separator)."""
     raw = f" {_RAW_SEPARATOR} ".join(texts) + f" {_RAW_SEPARATOR}"
-    if raw.isascii() and raw.count(_RAW_SEPARATOR) == len(texts):
-        return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii")
-    return None
+    if not _translatable(raw) or raw.count(_RAW_SEPARATOR) != len(texts):
+        return None
+    return raw.encode("ascii").translate(_ASCII_TOKEN_TABLE).decode("ascii")
+
+
+def _translatable(text: str) -> bool:
+    """Whether `_ASCII_TOKEN_TABLE` tokenizes `text` as `tokens` does: ASCII with no escape
+    sequence (the table would glue its parameters to the next word)."""
+    return text.isascii() and "\x1b" not in text
 
 
 def _regex_tokens(texts: Sequence[str]) -> list[str]:
@@ -149,7 +171,9 @@ def batch_spaced_tokens(texts: Sequence[str]) -> list[str]:
     50,000 entries); the others are joined one space apart. A text gives the same string in
     any batch: a near-duplicate score kept between runs (keyed by the hashes of the two raw
     texts) must be the one a fresh run gives."""
-    plain = [at for at, text in enumerate(texts) if text.isascii() and _RAW_SEPARATOR not in text]
+    plain = [
+        at for at, text in enumerate(texts) if _translatable(text) and _RAW_SEPARATOR not in text
+    ]
     spaced = [""] * len(texts)
     translated = _ascii_translated([texts[at] for at in plain]) if plain else None
     for at, part in zip(plain, (translated or "").split(TEXT_SEPARATOR), strict=False):
@@ -193,7 +217,7 @@ def match_spans(text: str, wanted: Iterable[str]) -> list[tuple[int, int]]:
     if not targets:
         return []
     spans: list[tuple[int, int]] = []
-    for match in _RAW_WORD_RUN.finditer(text):
+    for match in _RAW_WORD_RUN.finditer(without_escapes(text)):
         raw = match.group()
         word = normalize(raw)
         if word in targets:
