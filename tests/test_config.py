@@ -94,6 +94,12 @@ def test_unknown_keys_warn_but_load(tmp_path: Path) -> None:
     assert any("source_priority.web" in w for w in warnings)
 
 
+def test_an_unknown_key_is_quoted_with_its_escapes_shown_as_everywhere_else(tmp_path: Path) -> None:
+    """QA: Python's repr wrote `'\\x1b[31m'` here, where every other message shows `␛[31m`."""
+    _, warnings = load_config(write(tmp_path, '"x\\u001b[31m" = 1\n'))
+    assert any("unknown key 'x␛[31m' ignored" in warning for warning in warnings)
+
+
 @pytest.mark.parametrize(
     ("text", "key", "problem"),
     [

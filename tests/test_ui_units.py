@@ -79,7 +79,7 @@ async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -
         config=Config(),
         today=dt.date(2026, 11, 21),
         days=30,
-        theme="no-such-theme",
+        theme="no-such-theme\x1b[31m",
         watch=False,
         deterministic=True,
         user_themes_dir=tmp_path,
@@ -89,7 +89,7 @@ async def test_an_unknown_theme_name_falls_back_with_a_warning(tmp_path: Path) -
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert app.theme == "memtui-dark"
-        assert any("no-such-theme" in warning for warning in app.theme_warnings)
+        assert "theme 'no-such-theme␛[31m' not found; using memtui-dark" in app.theme_warnings
         assert any("bad.toml" in warning for warning in app.theme_warnings)
 
 

@@ -21,7 +21,7 @@ from textual.screen import Screen
 
 from memtui.core.live.allocator import share_one_malloc_arena
 from memtui.core.live.roots import tilde
-from memtui.core.sanitize import one_line, visible
+from memtui.core.sanitize import one_line, quoted, visible
 from memtui.core.settings.choices import default_choices_path, remember_choice
 from memtui.core.settings.config_file import (
     ConfigWriteError,
@@ -123,7 +123,7 @@ class MemtuiApp(LocalsHiddenApp[int]):
         self.theme_warnings = theme_set.warnings
         wanted = self.options.theme or self.options.config.theme or DEFAULT_THEME
         if wanted not in self.available_themes:
-            self.theme_warnings.append(f"theme {wanted!r} not found; using {DEFAULT_THEME}")
+            self.theme_warnings.append(f"theme {quoted(wanted)} not found; using {DEFAULT_THEME}")
             wanted = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
         start_with_theme(self, wanted)
 

@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from memtui.core.health.settings import HealthSettings, parse_health
 from memtui.core.reading.small_file import read_small_file
+from memtui.core.sanitize import quoted
 from memtui.core.settings.clipboard import ClipboardSettings, parse_clipboard
 from memtui.core.settings.xdg import config_home
 
@@ -119,7 +120,7 @@ def parse_config(raw: dict[str, Any], origin: Path | None = None) -> tuple[Confi
     check = _Checker(str(origin) if origin else "config")
     for key in raw:
         if key not in _FIELDS:
-            check.warn(f"unknown key {key!r} ignored")
+            check.warn(f"unknown key {quoted(key)} ignored")
     values: dict[str, Any] = {"source_path": origin}
     for key, parse_field in _FIELDS.items():
         if key in raw:
