@@ -115,7 +115,9 @@ def load_startup(
         warnings += [warning for item in what.opens for warning in item.warnings]
     found, nested = drop_nested(found)
     warnings += [
-        f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
+        f"{root.path} given twice: opened once"
+        if root.path == outer.path and root.only == outer.only
+        else f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
         for root, outer in nested
     ]
     return Startup(

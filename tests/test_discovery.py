@@ -247,6 +247,14 @@ def test_nested_roots_given_together_open_once(tmp_path: Path) -> None:
     assert any("is inside" in warning for warning in startup.warnings)
 
 
+def test_a_root_given_twice_opens_once_and_says_so(tmp_path: Path) -> None:
+    """QA: `rank deploy w1 ./w1/` said "w1 is inside w1"."""
+    (tmp_path / "w1").mkdir()
+    startup = load_startup(roots=[str(tmp_path / "w1"), f"{tmp_path}/./w1/"], today=TODAY)
+    assert [root.path for root in startup.roots] == [tmp_path / "w1"]
+    assert startup.warnings == (f"{tmp_path / 'w1'} given twice: opened once",)
+
+
 def test_survey_counts_entries_without_loading(tmp_path: Path) -> None:
     root = tmp_path / "root"
     (root / "memory").mkdir(parents=True)
