@@ -52,6 +52,7 @@ def test_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
         "secret_kinds",
         "load_lines",
         "findings",
+        "skipped",
         "session",
     }
     assert payload["counts"] == {

@@ -67,8 +67,14 @@ def test_health_says_so_too_and_list_keeps_naming_it_on_stdout_only(
 ) -> None:
     notes = memory_with_notes(tmp_path, 1)
     refuse_to_open(monkeypatch, "2026-11-01.md")
-    _, _, err = run(capsys, "health", str(tmp_path))
+    _, out, err = run(capsys, "health", str(tmp_path))
     assert f"memtui: {notes[0]}: not readable (permission denied)" in err.splitlines()
+    # QA: the report said "No findings" as if the whole memory had been checked
+    assert "Not checked: 1 file memtui could not read (named on stderr)." in out.splitlines()
+    assert "No findings in the files read: " in out
+    _, out, _ = run(capsys, "health", str(tmp_path), "--json")
+    reason = "not readable (permission denied)"
+    assert json.loads(out)["skipped"] == [{"path": notes[0], "reason": reason}]
     _, out, err = run(capsys, "list", str(tmp_path))
     assert f"  {notes[0]} — not readable (permission denied)" in out.splitlines()
     assert notes[0] not in err

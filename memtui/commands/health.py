@@ -15,7 +15,13 @@ from typing import Any, TextIO
 
 from memtui.commands.common import dump_json, secret_masker, startup_from_args
 from memtui.commands.engine import cache_saved_after, open_engine
-from memtui.commands.output import load_notes, root_fields, roots_payload, unreadable_notes
+from memtui.commands.output import (
+    load_notes,
+    root_fields,
+    roots_payload,
+    skipped_payload,
+    unreadable_notes,
+)
 from memtui.core.cite import cited_path, date_label, iso_date
 from memtui.core.health.check import check_health
 from memtui.core.health.model import Check, Finding, HealthReport
@@ -104,6 +110,7 @@ def health_payload(
             for cut in report.cuts
         ],
         "findings": [finding_payload(engine, finding, show) for finding in report.findings],
+        "skipped": skipped_payload(engine),
     }
 
 
@@ -150,7 +157,15 @@ def print_report(
                 file=stream,
             )
             print(f"{indent}  {one_line(show(finding.reason), 300)}", file=stream)
-    if not report.findings:
+    unread = sum(1 for item in engine.skipped if item.unreadable)
+    if unread:
         print(
-            "\nNo findings: nothing duplicated, superseded, cut off, secret or stale.", file=stream
+            f"\nNot checked: {plural(unread, 'file')} memtui could not read (named on stderr).",
+            file=stream,
+        )
+    if not report.findings:
+        read = " in the files read" if unread else ""
+        print(
+            f"\nNo findings{read}: nothing duplicated, superseded, cut off, secret or stale.",
+            file=stream,
         )
