@@ -40,6 +40,11 @@ RULE_WITH_PATHS = '---\npaths:\n  - "src/**"\n---\n# API\nvalidate\n'
         ("openclaw", "memory/2026-11-20.md", "x", LoadType.ON_DEMAND),
         ("serena", "style.md", "x", LoadType.ON_DEMAND),
         ("memory-bank", "activeContext.md", "x", LoadType.ALWAYS),
+        # nanobot's ContextBuilder: bootstrap files and memory/MEMORY.md, each whole (QA: ≈0)
+        ("nanobot", "SOUL.md", "x", LoadType.ALWAYS),
+        ("nanobot", "memory/MEMORY.md", "x", LoadType.ALWAYS),
+        ("nanobot", "memory/HISTORY.md", "x", LoadType.ON_DEMAND),
+        ("nanobot", "MEMORY.md", "x", LoadType.ON_DEMAND),
     ],
 )
 def test_load_type_by_kind_and_file(kind: str, path: str, text: str, expected: LoadType) -> None:
@@ -77,7 +82,17 @@ def test_auto_memory_index_past_its_cap_loses_the_rest(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "kind",
-    ["", "claude-code", "claude-md", "gemini-md", "memory-bank", "openclaw", "workspace", "serena"],
+    [
+        "",
+        "claude-code",
+        "claude-md",
+        "gemini-md",
+        "memory-bank",
+        "openclaw",
+        "nanobot",
+        "workspace",
+        "serena",
+    ],
 )
 @pytest.mark.parametrize("only", [(), ("MEMORY.md", "memory")])
 def test_the_header_s_session_count_is_the_whole_report_s(
@@ -150,3 +165,19 @@ def test_roots_reports_a_missing_import(
     assert len(warnings) == 1 and "imports @docs/gone.md, which is not a file" in warnings[0]
     assert main(["roots"]) == 0
     assert "imports @docs/gone.md" in capsys.readouterr().err
+
+
+def test_a_nanobot_workspace_given_by_hand_loads_as_nanobot_does(tmp_path: Path) -> None:
+    workspace = tmp_path / ".nanobot" / "workspace"
+    (workspace / "memory").mkdir(parents=True)
+    memory, agents = "# Memory\n\n" + "fact " * 100 + "\n", "# Agent\n\nBe brief.\n"
+    (workspace / "memory" / "MEMORY.md").write_text(memory)
+    (workspace / "AGENTS.md").write_text(agents)
+    (workspace / "memory" / "HISTORY.md").write_text("[2026-11-20 10:00] talked\n")
+    load = root_load(MemoryRoot("w", workspace))
+    loaded = {item.path: item.loaded for item in load.files}
+    assert loaded == {
+        "AGENTS.md": len(agents),
+        "memory/HISTORY.md": 0,
+        "memory/MEMORY.md": len(memory),
+    }

@@ -4,6 +4,8 @@ Each file has a load type, from the kind of memory it belongs to:
 
 * *always* — the CLAUDE.md set and its imports, rules without `paths`, GEMINI.md files, a Cline
   memory bank (Cline reads every file at the start of every task);
+* *always*, too — nanobot's context files (`AGENTS.md`, `SOUL.md`, `USER.md`, `TOOLS.md`,
+  `IDENTITY.md` and `memory/MEMORY.md`: its ContextBuilder puts each whole into every prompt);
 * *at start, up to a cap* — Claude Code's auto-memory `MEMORY.md` (200 lines or 25,000 bytes),
   OpenClaw's bootstrap files (`AGENTS.md`, `MEMORY.md` … 20,000 characters each);
 * *conditional* — Claude Code rules whose frontmatter has `paths`: loaded when a matching file
@@ -37,6 +39,9 @@ ALWAYS_KINDS = frozenset({"claude-md", "gemini-md", "memory-bank"})
 AUTO_MEMORY_KINDS = frozenset({"claude-code", "claude-other", "claude-project"})
 BOOTSTRAP_KINDS = frozenset({"openclaw", "miniclaw", "picoclaw", "workspace"})
 RULES_FOLDERS = ("rules/", ".claude/rules/")
+NANOBOT_CONTEXT = ("AGENTS.md", "SOUL.md", "USER.md", "TOOLS.md", "IDENTITY.md", "memory/MEMORY.md")
+"""What nanobot's ContextBuilder reads whole into every prompt (its bootstrap files, then the
+long-term memory); `memory/HISTORY.md` is grepped on demand."""
 
 
 class LoadType(enum.Enum):
@@ -124,7 +129,9 @@ def load_type(kind: str, path: str, text: str | None) -> LoadType:
     if kind == "claude-md" and path.startswith(RULES_FOLDERS) and text is not None:
         paths = read_frontmatter(split_lines(text)).get("paths")
         return LoadType.CONDITIONAL if paths else LoadType.ALWAYS
-    return LoadType.ALWAYS if kind in ALWAYS_KINDS else LoadType.ON_DEMAND
+    if kind in ALWAYS_KINDS or (kind == "nanobot" and path in NANOBOT_CONTEXT):
+        return LoadType.ALWAYS
+    return LoadType.ON_DEMAND
 
 
 def loaded_chars(rule: LoadLine, text: str) -> int:
@@ -146,6 +153,7 @@ def _may_load_at_start(kind: str, path: str) -> bool:
         kind in ALWAYS_KINDS
         or _rule(kind, path) is not None
         or (kind == "claude-md" and path.startswith(RULES_FOLDERS))
+        or (kind == "nanobot" and path in NANOBOT_CONTEXT)
     )
 
 
@@ -183,6 +191,8 @@ def kind_of(root: MemoryRoot) -> str:
         return root.kind
     if root.path.parent.parent.name == "projects" and root.path.name == "memory":
         return "claude-code"
+    if root.path.parent.name == ".nanobot":
+        return "nanobot"
     return "memory-bank" if root.path.name == "memory-bank" else "workspace"
 
 
@@ -207,6 +217,8 @@ def root_start_load(root: MemoryRoot) -> SessionLoad:
     kind = kind_of(root)
     if root.only or kind in ALWAYS_KINDS or kind == "claude-md":
         return root_load(root)
+    if kind == "nanobot":
+        return session_load(kind, root.path, NANOBOT_CONTEXT)
     return session_load(kind, root.path, top_level=True)
 
 
