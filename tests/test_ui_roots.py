@@ -29,7 +29,7 @@ from memtui.ui.app import MemtuiApp
 from memtui.ui.gone import GLYPH as GONE_GLYPH
 from memtui.ui.screens.filters import FiltersScreen
 from memtui.ui.screens.roots import RootsScreen
-from memtui.ui.textual_private import notices
+from memtui.ui.textual_private import notices, painted_strips
 from memtui.ui.widgets.results import ResultsList
 
 
@@ -85,6 +85,9 @@ async def test_several_candidates_start_on_the_picker_and_enter_opens_one(
         assert shown[0].startswith(" memtui-dir shop 1 2026-03-04 /")
         assert shown[0].endswith("shop/memory-bank")  # a long path is cut in the middle
         assert shown[1] == " openclaw openclaw 1 2026-03-04 ~/.openclaw/workspace"
+        await pilot.pause()
+        painted = "\n".join(strip.text for strip in painted_strips(app.screen))
+        assert painted.count("2026-03-04") == 2  # QA: at times cut to `2026-0` until a resize
         await pilot.press("enter")
         screen = await wait_loaded(pilot, app)
         assert screen.engine is not None and not screen.engine.several_roots

@@ -38,7 +38,8 @@ COLUMNS = (
     ("folder", "folder"),
 )
 """(key, heading) of the table's columns."""
-FIXED_COLUMNS_CELLS = 1 + len("entries") + len("2026-11-26") + 2 * len(COLUMNS) + 7
+NEWEST_CELLS = len("2026-11-26")
+FIXED_COLUMNS_CELLS = 1 + len("entries") + NEWEST_CELLS + 2 * len(COLUMNS) + 7
 OTHER_PROJECT_NOTE = " (another project)"
 """Cells the fixed columns, every column's padding, the box's border and padding and a scroll
 bar take; the folder gets what the kind and label columns leave of the rest."""
@@ -120,7 +121,9 @@ class RootsScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         for key, heading in COLUMNS:
-            table.add_column(heading, key=key)
+            # A date's width from the start: widened by `update_cell` as the survey came in, the
+            # column sometimes kept the heading's six cells (`2026-1`) until a resize.
+            table.add_column(heading, key=key, width=NEWEST_CELLS if key == "newest" else None)
         if self.discovering:
             self._note("Looking for memory folders…")
             self.find_and_count([])
