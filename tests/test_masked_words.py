@@ -39,8 +39,18 @@ MEMORY = (
         (f"token {GITHUB}", {TOKEN_TAIL: "ab" + MASK}),
         ("nothing secret here: just words", {}),
         (PEM, {"miiepaibaakcaqea1c7z9z5pad7oejecsq0bu3aozn3tihpmljnnudb9g3hecdnh": MASK}),
+        # a colour code before the value: the index's word is the value's, not `31m…`
+        (f"password = \u241b[31m{PASSWORD}\u241b[0m\nok", {PASSWORD: MASK}),
     ],
-    ids=["value", "also-outside", "short-value", "token-prefix", "no-secret", "private-key"],
+    ids=[
+        "value",
+        "also-outside",
+        "short-value",
+        "token-prefix",
+        "no-secret",
+        "private-key",
+        "behind-an-escape",
+    ],
 )
 def test_masked_words_are_those_only_secrets_hold(text: str, expected: dict[str, str]) -> None:
     assert masked_words(text) == expected

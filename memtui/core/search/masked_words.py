@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from memtui.core.model import Entry, Explanation, TokenMatch
 from memtui.core.search.fields import context_text, heading_text
-from memtui.core.search.tokenize import WORD_RUN, normalize, tokens
+from memtui.core.search.tokenize import WORD_RUN, normalize, tokens, without_escapes
 from memtui.core.secrets import MASK, secret_spans
 
 
@@ -37,6 +37,7 @@ def masked_words(text: str) -> dict[str, str]:
     spans = secret_spans(text)
     if not spans:
         return {}
+    text = without_escapes(text)  # words cut as the index cuts them (offsets kept)
     shown: set[str] = set()
     hidden: dict[str, str] = {}
     for start, end, masked in spans:
