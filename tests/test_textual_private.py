@@ -10,6 +10,7 @@ memtui's use still fits, update the fingerprint.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import gc
 import hashlib
 import inspect
@@ -46,6 +47,7 @@ from memtui.ui.textual_private import (
     PromptScreen,
     QuietInput,
     forget_styles_caches,
+    forgiving_decoder,
     notices,
     painted_strips,
     read_pastes_as_text,
@@ -351,5 +353,16 @@ def test_the_terminal_driver_reads_with_the_paste_keeping_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(linux_driver, "XTermParser", XTermParser)  # restored after the test
+    monkeypatch.setattr(linux_driver, "getincrementaldecoder", codecs.getincrementaldecoder)
     read_pastes_as_text()
     assert vars(linux_driver)["XTermParser"] is PasteKeepingParser
+    assert vars(linux_driver)["getincrementaldecoder"] is forgiving_decoder
+
+
+def test_input_that_is_not_utf_8_reads_as_escaped_bytes_not_an_error() -> None:
+    """QA: a pasted `\\xff` ended the app (exit 0) with Textual's strict decoder."""
+    with pytest.raises(UnicodeDecodeError):
+        codecs.getincrementaldecoder("utf-8")().decode(b"ab\xff")
+    decode = forgiving_decoder("utf-8")().decode
+    assert decode(b"ab\xff\xfecd") == "ab\\xff\\xfecd"
+    assert (decode(b"caf\xc3"), decode(b"\xa9!")) == ("caf", "é!")  # split reads still join

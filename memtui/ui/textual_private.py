@@ -10,11 +10,12 @@ release that changes one fails there, by name, before it misbehaves anywhere els
 from __future__ import annotations
 
 import asyncio
+import codecs
 import re
 import sys
 import time
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from rich.text import Text
@@ -116,9 +117,19 @@ def _marker_start_at_end(text: str, marker: str) -> int:
 
 
 def read_pastes_as_text() -> None:
-    """Have the terminal driver (Linux and macOS) read its input with `PasteKeepingParser`:
-    `LinuxDriver.run_input_thread` makes its parser by this module-level name."""
+    """Have the terminal driver (Linux and macOS) read its input with `PasteKeepingParser`,
+    and decode it with `forgiving_decoder`: `LinuxDriver.run_input_thread` makes both by these
+    module-level names."""
     linux_driver.XTermParser = PasteKeepingParser  # type: ignore[attr-defined]
+    linux_driver.getincrementaldecoder = forgiving_decoder  # type: ignore[attr-defined,assignment]
+
+
+def forgiving_decoder(encoding: str) -> Callable[[], codecs.IncrementalDecoder]:
+    """The terminal's input decoder, with a byte that is not UTF-8 read as `\\xff` (as memtui
+    shows an undecodable byte everywhere) instead of raised: Textual's strict decoder ended the
+    app, with exit 0, on a pasted `\\xff` or a key typed in a Latin-1 terminal."""
+    decoder = codecs.getincrementaldecoder(encoding)
+    return lambda: decoder(errors="backslashreplace")
 
 
 def start_with_theme(app: App[Any], name: str) -> None:
