@@ -61,6 +61,24 @@ def test_a_signal_restores_the_terminal(tmp_path: Path, number: signal.Signals) 
         assert sequence in after, sequence
 
 
+@pytest.mark.parametrize("key", [b"o", b"w", b"f", b"?"])
+def test_a_key_typed_right_behind_q_does_not_crash_the_exit(tmp_path: Path, key: bytes) -> None:
+    """QA: typing "quokka" in the results list (or `qo`, `qw`…) exited 1 with a traceback: the
+    second key pushed its screen after the exit was asked for, and Textual mounts nothing then."""
+    terminal = Terminal(MEMTUI, environment(tmp_path), SIZE)
+    try:
+        terminal.read_until(lambda: b"Deploy" in terminal.output)
+        terminal.settle()
+        os.write(terminal.fd, b"\t")
+        terminal.settle()
+        os.write(terminal.fd, b"q" + key)  # one write: both keys in one read
+        code = terminal.wait_exit()
+    finally:
+        terminal.close()
+    assert code == 0
+    assert b"Traceback" not in terminal.output
+
+
 def test_ctrl_z_suspends_and_fg_resumes(tmp_path: Path) -> None:
     shell = ["/bin/bash", "--norc", "--noprofile", "-i"]
     terminal = Terminal(shell, environment(tmp_path), SIZE)

@@ -13,11 +13,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from rich.console import RenderableType
 from textual import on, work
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.filter import LineFilter, Monochrome, NoColor
 from textual.screen import Screen
+from textual.widget import AwaitMount
 
 from memtui.core.live.allocator import share_one_malloc_arena
 from memtui.core.live.roots import tilde
@@ -111,6 +113,8 @@ class MemtuiApp(LocalsHiddenApp[int]):
         self.painted_generation = 0
         self.changes_applied = 0
         self.theme_warnings: list[str] = []
+        self.ending = False
+        """An exit has been asked for: no screen is pushed any more (see `push_screen`)."""
         self.handed_off: HandOff | None = None
         """What `memtui pick` prints once the app has ended (None: nothing was picked)."""
         self._theme_ready = False
@@ -128,6 +132,31 @@ class MemtuiApp(LocalsHiddenApp[int]):
         start_with_theme(self, wanted)
 
     # --- startup ------------------------------------------------------------------------------
+
+    def exit(
+        self, result: int | None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        self.ending = True
+        super().exit(result, return_code, message)
+
+    def push_screen(
+        self,
+        screen: Any,
+        callback: Any = None,
+        wait_for_dismiss: bool = False,
+        *,
+        mode: str | None = None,
+    ) -> Any:
+        """Push `screen`, unless the app is ending: a key typed right behind `q` (`qo`, typing
+        "quokka" in the list) pushed its screen after the exit was asked for, Textual mounts
+        nothing then, and the screen's first query of its own widgets crashed the exit."""
+        if self.ending:
+            if wait_for_dismiss:
+                return asyncio.get_running_loop().create_future()  # the app ends before it would
+            return AwaitMount(self.screen, [])
+        if wait_for_dismiss:
+            return super().push_screen(screen, callback, wait_for_dismiss=True, mode=mode)
+        return super().push_screen(screen, callback, mode=mode)
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         return dict(MEMTUI_VARIABLES)
