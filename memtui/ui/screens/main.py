@@ -293,7 +293,12 @@ class MainScreen(LiveResultsScreen):
         if hit is None:
             self.app.bell()
             return
-        self.app.push_screen(BreakdownScreen(hit, self.pane.previous))
+        # As the why pane shows it: a word only a secret holds reads masked (QA: `B` showed it)
+        shown = partial(self.link.masker.hit, revealed=self.pane.revealed)
+        previous = self.pane.previous
+        self.app.push_screen(
+            BreakdownScreen(shown(hit), None if previous is None else shown(previous))
+        )
 
     # --- view toggles -------------------------------------------------------------------------
 
