@@ -293,12 +293,7 @@ class MainScreen(LiveResultsScreen):
         if hit is None:
             self.app.bell()
             return
-        # As the why pane shows it: a word only a secret holds reads masked (QA: `B` showed it)
-        shown = partial(self.link.masker.hit, revealed=self.pane.revealed)
-        previous = self.pane.previous
-        self.app.push_screen(
-            BreakdownScreen(shown(hit), None if previous is None else shown(previous))
-        )
+        self.app.push_screen(BreakdownScreen(self.pane.shown_hit(hit), self.pane.previous))
 
     # --- view toggles -------------------------------------------------------------------------
 

@@ -233,6 +233,11 @@ class EntryPane(Vertical):
             self._header_for(self._match_note), layout=False
         )
 
+    def shown_hit(self, hit: Hit) -> Hit:
+        """`hit` as the why pane shows it (and `B`): a matched word only a secret holds reads
+        masked, unless the pane reveals secrets."""
+        return self.masker.hit(hit, revealed=self.revealed)
+
     # --- painting -----------------------------------------------------------------------------
 
     def show(self) -> None:
@@ -269,10 +274,9 @@ class EntryPane(Vertical):
             # Typing often keeps the same top entry: re-render it only when something changed.
             self.shown = shown
             detail.show(text, pattern)
-        shown_hit = self.masker.hit(hit, revealed=self.revealed)
         why.show(
             render.breakdown(
-                shown_hit, self.previous, expanded=not self.compact, width=why.text_width
+                self.shown_hit(hit), self.previous, expanded=not self.compact, width=why.text_width
             ),
             "why" if hit.explanation.browse else f"why #{hit.rank}",
             bars=not hit.explanation.browse,
