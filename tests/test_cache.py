@@ -240,6 +240,24 @@ def test_one_root_cache_serves_it_among_several_and_back(tmp_path: Path) -> None
     assert_same_engine(alone, fresh_engine(beta))
 
 
+def test_a_cache_read_under_another_label_is_relabelled_without_making_entries(
+    tmp_path: Path,
+) -> None:
+    alpha, beta = tmp_path / "alpha", tmp_path / "beta"
+    layouts.openclaw(alpha)
+    layouts.memory_bank(beta)
+    cached_engine(alpha).save_cache()  # written with no label
+    snapshot = CacheFolder().read(alpha, "alpha")[0]
+    assert snapshot is not None and snapshot.index is not None
+    views = [file.entries for file in snapshot.files if file.entries is not None]
+    assert views and all(isinstance(view, entry_table.TableView) for view in views)
+    assert snapshot.index.whole_files  # the index's slots are the table's rows, as unlabelled
+    relabelled = [(entry.root, entry.id) for view in views for entry in view]
+    fresh = fresh_engine(alpha, beta).loaded_entries()
+    assert sorted(relabelled) == sorted((e.root, e.id) for e in fresh if e.root == "alpha")
+    assert [entry.id for entry in snapshot.index.slots] == [id for _, id in relabelled]
+
+
 def test_the_cache_is_capped_to_the_most_recently_used_roots(tmp_path: Path) -> None:
     folder = CacheFolder(keep=3)
     roots = [tmp_path / f"root{number}" for number in range(4)]

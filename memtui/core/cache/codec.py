@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from itertools import islice
 from operator import lt
@@ -20,7 +20,6 @@ from typing import Annotated, Any
 
 import numpy as np
 from msgspec import Meta, Struct
-from msgspec.structs import replace
 
 from memtui.core.cache.container import (
     CacheCorrupt,
@@ -42,7 +41,7 @@ from memtui.core.cache.records import (
     PairScores,
     RootSnapshot,
 )
-from memtui.core.model import Entry, qualified_path
+from memtui.core.model import Entry
 from memtui.core.search.arrays import IntArray
 from memtui.core.search.segment import Segment
 from memtui.core.search.slots import SlotKeys, entry_ids, slot_keys
@@ -171,7 +170,8 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
         raise CacheCorrupt("file records claim more entries than the cache holds")
     paths = [row.path for row in rows if row.count for _ in range(row.count)]
     table = decode_entries(container, paths, label)
-    relabel = container.header.get("label", "") != label
+    if container.header.get("label", "") != label:
+        _relabel(table)
     files: list[CachedFile] = []
     at = 0
     for row in rows:
@@ -179,8 +179,6 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
         if row.count is not None:
             own = TableView(table, range(at, at + row.count))
             at += row.count
-            if relabel:
-                own = _relabelled(own, label)
         files.append(
             CachedFile(
                 row.path,
@@ -194,20 +192,20 @@ def _decode_files(container: Container, label: str) -> tuple[CachedFile, ...]:
     return tuple(files)
 
 
-def _relabelled(entries: Iterable[Entry], label: str) -> tuple[Entry, ...]:
-    """Entries written under another root label, with this label and the ids it keys."""
+def _relabel(table: EntryTable) -> None:
+    """Give the table's rows, written under another root label, the ids its label keys, in
+    its id column: no entry is made. Making every entry again took a warm `rank` at 50,000
+    entries from 0.35 s to 1 s, on every call after `--all` had written the cache (a
+    relabelled cache is not rewritten, or two ways of opening a root would rewrite it in
+    turn)."""
     from memtui.core.reading.parse import entry_id  # here: only a relabelled cache needs ids
 
-    occurrences: dict[tuple[str, ...], int] = {}
-    relabelled = []
-    for entry in entries:
-        occurrence = occurrences.get(entry.heading_path, 0)
-        occurrences[entry.heading_path] = occurrence + 1
-        key = qualified_path(label, entry.path)
-        relabelled.append(
-            replace(entry, root=label, id=entry_id(key, entry.heading_path, occurrence))
-        )
-    return tuple(relabelled)
+    occurrences: dict[tuple[str, tuple[str, ...]], int] = {}
+    headings = table.headings.paths(range(len(table)))
+    for row, place in enumerate(zip(table.qualified(), headings, strict=True)):
+        occurrence = occurrences.get(place, 0)  # of the heading path in its file
+        occurrences[place] = occurrence + 1
+        table.ids[row] = entry_id(*place, occurrence)
 
 
 def _decode_index(container: Container, files: Sequence[CachedFile]) -> CachedIndex:
@@ -261,7 +259,7 @@ def _slot_entries(
     files: Sequence[CachedFile], slot_file: IntArray, slot_entry: IntArray
 ) -> Sequence[Entry]:
     """Each slot's entry, slot `i` being entry `slot_entry[i]` of file `slot_file[i]`: a view
-    over the decoded table when every file's entries are rows of it, so no entry is made."""
+    over the decoded table, so no entry is made."""
     counts = np.asarray(
         [-1 if file.entries is None else len(file.entries) for file in files], dtype=np.int64
     )
@@ -274,22 +272,15 @@ def _slot_entries(
         raise CacheCorrupt("index slots point past the entries")
     table: EntryTable | None = None
     first_row: list[int] = []
-    for file in files:
+    for file in files:  # each file's entries are a run of one table's rows (`_decode_files`)
         view = file.entries
         if isinstance(view, TableView) and isinstance(view.rows, range):
-            if table is not None and view.table is not table:
-                break
             table = view.table
             first_row.append(view.rows.start)
-        elif view:  # relabelled entries: made already
-            break
-        else:
+        else:  # none kept: no slot points here (checked above)
             first_row.append(0)
-    if table is None or len(first_row) < len(files):
-        return tuple(
-            (files[number].entries or ())[position]
-            for number, position in zip(slot_file.tolist(), slot_entry.tolist(), strict=True)
-        )
+    if table is None:
+        return ()
     rows = np.asarray(first_row, dtype=np.int64)[slot_file] + slot_entry
     if np.array_equal(rows, np.arange(len(rows))):
         return TableView(table, range(len(rows)))
