@@ -23,6 +23,7 @@ from memtui.core.search.query import QueryError
 from memtui.core.search.ranked_hits import first_rows, position_of
 from memtui.ui import messages
 from memtui.ui.heap import loading
+from memtui.ui.key_order import ListWaiter
 
 if TYPE_CHECKING:
     from memtui.ui.options import AppOptions
@@ -54,6 +55,10 @@ class SearchRequests:
         """The newest search requested; results of older ones are dropped."""
         self.painted = 0
         """The newest search whose results the list has painted."""
+        self.settled = 0
+        """The newest search the list has settled on: painted, or failed (the list stays)."""
+        self.waiter: ListWaiter | None = None
+        """Actions on the list that wait for it to settle (`ui.key_order`), told each time."""
         self.started_at = 0.0
         """When the newest search was requested (`time.perf_counter`)."""
 
@@ -69,6 +74,24 @@ class SearchRequests:
 
     def mark_painted(self, generation: int) -> None:
         self.painted = max(self.painted, generation)
+        self.mark_settled(generation)
+
+    def mark_settled(self, generation: int) -> None:
+        self.settled = max(self.settled, generation)
+        if self.waiter is not None:
+            self.waiter.caught_up()
+
+    def failed(self, generation: int) -> bool:
+        """Search `generation` failed: whether it was the newest (then the list, left as it
+        was, has settled on it)."""
+        if self.outdated(generation):
+            return False
+        self.mark_settled(generation)
+        return True
+
+    def newest_settled(self) -> bool:
+        """The list shows the outcome of the newest search requested."""
+        return self.settled >= self.generation
 
 
 def load(options: AppOptions) -> Iterator[messages.EngineLoaded | messages.EngineIndexed]:

@@ -229,7 +229,7 @@ class LiveResultsScreen(PromptScreen):
 
     @on(messages.SearchFailed)
     def _search_failed(self, message: messages.SearchFailed) -> None:
-        if self.searches.outdated(message.generation):
+        if not self.searches.failed(message.generation):
             return
         self._set_status(status.QUERY_ERROR)
         self.pane.catch_up()

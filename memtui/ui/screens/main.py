@@ -32,6 +32,7 @@ from memtui.ui.bindings import MAIN_BINDINGS, PICK_BINDINGS
 from memtui.ui.editor import open_editor
 from memtui.ui.hand_off_flow import resolved, wanted_ids
 from memtui.ui.handoff import HandOff, Purpose, copied_notice
+from memtui.ui.key_order import ListWaiter, after_results
 from memtui.ui.options import AppOptions
 from memtui.ui.palette import MainCommands
 from memtui.ui.screens.breakdown import BreakdownScreen
@@ -58,6 +59,18 @@ class MainScreen(LiveResultsScreen):
         super().__init__(options, link)
         self._waiting_hand_off: Purpose | None = None
         """A copy or pick asked for while `ctrl+a` was still marking."""
+        self.list_waiter = self.searches.waiter = ListWaiter(self._results_current)
+
+    def _results_current(self) -> bool:
+        """The list shows what the box holds, ranked: its newest search has settled, and the
+        index it needs is built (`ui.key_order`)."""
+        engine = self.engine
+        return (
+            engine is not None
+            and (engine.index_ready or not self.query_text.strip())
+            and self.searches.newest_settled()
+            and self.query_text == self.query_one(QueryInput).value
+        )
 
     @property
     def watcher(self) -> RootWatcher | RootsWatcher | None:
@@ -207,6 +220,13 @@ class MainScreen(LiveResultsScreen):
         return True
 
     def action_pick(self) -> None:
+        """Enter in `memtui pick`. A priority key runs as it arrives, before the keys typed
+        ahead of it have reached the box or the list: the pick waits behind them in the
+        focused widget's queue, then for their results."""
+        (self.focused or self).call_later(self._pick)
+
+    @after_results
+    def _pick(self) -> None:
         self._hand_off_chosen(Purpose.PICK)
 
     def _hand_off_chosen(self, purpose: Purpose) -> None:
@@ -217,7 +237,7 @@ class MainScreen(LiveResultsScreen):
             self._waiting_hand_off = purpose
             return
         self._hand_off(
-            purpose, wanted_ids(purpose, self.options.hand_off, results.marks, self.pane.hit)
+            purpose, wanted_ids(purpose, self.options.hand_off, results.marks, results.selected)
         )
 
     def action_cancel_pick(self) -> None:

@@ -19,6 +19,7 @@ from memtui.core.search.facets import Facets
 from memtui.core.settings.history import HistoryCursor, load_history, remembered, write_history
 from memtui.ui import widths
 from memtui.ui.filters import SEARCH_HINT, filter_hint
+from memtui.ui.key_order import keys_of, run_own_binding
 from memtui.ui.textual_private import PromptScreen, QuietInput
 from memtui.ui.widgets.lines import set_virtual_size
 
@@ -88,6 +89,9 @@ class QueryInput(QuietInput):
     EDITING_KEYS: ClassVar[dict[str, str]] = {}
     """Input's own editing keys (backspace, ctrl+u, ←, …) and their actions, less the keys
     bound above; filled in below the class."""
+    LIST_KEYS: ClassVar[dict[str, str]] = {}
+    """The moves in the results bound above (↑/↓, page keys, home/end) and their actions, run
+    in order with the editing keys; filled in below the class."""
 
     _paint_hold: ExitStack | None = None
     """Open while a repaint is held for results (see `hold_paint`)."""
@@ -119,21 +123,14 @@ class QueryInput(QuietInput):
         self.cursor_position = len(self.value)
 
     async def on_key(self, event: events.Key) -> None:
-        """Run an editing key here, in the order it was typed.
+        """Run an editing key, or a move in the results, here, in the order it was typed.
 
         Left to Textual, a binding runs only once its key has bubbled up to the app, after
         the box has already typed the keys queued behind it: `ab⌫c` typed in one burst gave
-        `ab`, and ctrl+u followed by a paste-fast burst emptied the box.
+        `ab`, and ctrl+u followed by a paste-fast burst emptied the box. A move waits for the
+        results of what the box holds (`ui.key_order`).
         """
-        action = self.EDITING_KEYS.get(event.key)
-        if action is None:
-            return
-        active = self.screen.active_bindings.get(event.key)
-        if active is None or active.node is not self or active.binding.action != action:
-            return  # remapped by [keymap] to something else: the usual way
-        event.stop()
-        event.prevent_default()
-        await self.run_action(action)
+        await run_own_binding(self, event, self.EDITING_KEYS | self.LIST_KEYS)
 
     def take_focus(self) -> None:
         """Focus the box now, the caret at the end: not `focus()`, which waits for its turn
@@ -245,19 +242,18 @@ class QueryInput(QuietInput):
 
 
 def _editing_keys() -> dict[str, str]:
-    taken = {
-        key.strip()
-        for binding in QueryInput.BINDINGS
-        if isinstance(binding, Binding)
-        for key in binding.key.split(",")
-    }
+    taken = keys_of(QueryInput.BINDINGS)
     return {
-        key.strip(): binding.action
-        for binding in Input.BINDINGS
-        if isinstance(binding, Binding) and not binding.priority
-        for key in binding.key.split(",")
-        if key.strip() not in taken
+        key: binding.action
+        for key, binding in keys_of(Input.BINDINGS).items()
+        if not binding.priority and key not in taken
     }
 
 
 QueryInput.EDITING_KEYS = _editing_keys()
+_MOVES = ("query.down", "query.up", "query.page_down", "query.page_up", "query.first", "query.last")
+QueryInput.LIST_KEYS = {
+    binding.key: binding.action
+    for binding in QueryInput.BINDINGS
+    if isinstance(binding, Binding) and binding.id in _MOVES
+}

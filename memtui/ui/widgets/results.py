@@ -20,6 +20,7 @@ from textual.strip import Strip
 from memtui.core.model import Entry, Hit, Source
 from memtui.core.search.ranked_hits import position_of
 from memtui.core.settings.config import FACTOR_NAMES
+from memtui.ui.key_order import after_results, keys_of, run_own_binding
 from memtui.ui.marks import Marks
 from memtui.ui.widgets.lines import line_runs, set_virtual_size
 from memtui.ui.widgets.result_row import RowCache, RowKey, row_key
@@ -92,6 +93,10 @@ class ResultsList(ScrollView, can_focus=True):
         Binding("ctrl+a", "mark_all", "Mark all", show=False, id="results.mark_all"),
         Binding("ctrl+u", "clear_marks", "Clear marks", show=False, id="results.clear_marks"),
     ]
+
+    async def on_key(self, event: events.Key) -> None:
+        """Run this list's keys in the order they were typed (`ui.key_order`)."""
+        await run_own_binding(self, event, _OWN_KEYS)
 
     class Highlighted(Message):
         """The cursor moved to another hit (or the list became empty: hit is None)."""
@@ -241,26 +246,33 @@ class ResultsList(ScrollView, can_focus=True):
     def _page(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
 
+    @after_results
     def action_cursor_down(self) -> None:
         self.move_to(self.cursor + 1)
 
+    @after_results
     def action_cursor_up(self) -> None:
         self.move_to(self.cursor - 1)
 
+    @after_results
     def action_page_down(self) -> None:
         self.move_to(self.cursor + self._page())
 
+    @after_results
     def action_page_up(self) -> None:
         self.move_to(self.cursor - self._page())
 
+    @after_results
     def action_first(self) -> None:
         self.move_to(0)
 
+    @after_results
     def action_last(self) -> None:
         self.move_to(len(self.hits) - 1)
 
     # --- marks --------------------------------------------------------------------------------
 
+    @after_results
     def action_toggle_mark(self) -> None:
         hit = self.selected
         if hit is None:
@@ -268,6 +280,7 @@ class ResultsList(ScrollView, can_focus=True):
         self.marks.toggle(hit.entry)
         self.marks_changed()
 
+    @after_results
     def action_mark_all(self) -> None:
         """Mark every result of the query, not only the rows on screen."""
         self._collecting = self.hits
@@ -431,3 +444,6 @@ class ResultsList(ScrollView, can_focus=True):
             for y in range(region.height)
             if int(self.scroll_y) + y < len(self.hits)
         ]
+
+
+_OWN_KEYS = {key: binding.action for key, binding in keys_of(ResultsList.BINDINGS).items()}

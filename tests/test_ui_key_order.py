@@ -1,0 +1,95 @@
+"""Keys typed in one burst with a query act on that query's results (`ui.key_order`): a move
+or a pick queued right behind the last letter waits for the list to show what the box holds,
+as fzf does, instead of acting on the list the query replaces."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_pick import picker
+from test_ui_typing import burst
+from textual.pilot import Pilot
+from ui_helpers import SIZE, demo_app, wait_loaded, wait_until
+
+from memtui.ui.app import MemtuiApp
+from memtui.ui.screens.main import MainScreen
+from memtui.ui.widgets.results import ResultsList
+
+
+def ranked_ids(screen: MainScreen, query: str) -> list[str]:
+    assert screen.engine is not None
+    return [hit.entry.id for hit in screen.engine.search(query).hits]
+
+
+async def settled(pilot: Pilot[Any], screen: MainScreen, query: str) -> None:
+    await wait_until(
+        pilot,
+        lambda: screen.query_text == query and screen.painted_generation == screen.generation,
+    )
+    await pilot.pause()
+
+
+@pytest.mark.parametrize(
+    ("moves", "row"),
+    [
+        (["down", "down"], 2),
+        (["down", "down", "down", "up"], 2),
+        (["end"], -1),
+        (["tab", "j", "j", "j"], 3),
+        (["enter", "j"], 1),
+    ],
+)
+async def test_moves_typed_right_behind_a_query_act_on_its_results(
+    moves: list[str], row: int
+) -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert isinstance(screen, MainScreen)
+        await settled(pilot, screen, "")  # the browse list, newest first
+        burst(app, [*"deploy", *moves])
+        await settled(pilot, screen, "deploy")
+        results = screen.query_one(ResultsList)
+        expected = ranked_ids(screen, "deploy")
+        assert len(expected) > 3
+        assert results.selected is not None
+        assert results.selected.entry.id == expected[row]
+
+
+async def pick_burst(app: MemtuiApp, keys: list[str]) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        await wait_until(pilot, lambda: screen.painted_generation == screen.generation > 0)
+        burst(app, keys)
+        await wait_until(pilot, lambda: not app.is_running)
+
+
+@pytest.mark.parametrize(("keys", "rank"), [([], 1), (["down", "down"], 3)])
+async def test_a_pick_typed_right_behind_a_query_picks_from_its_results(
+    keys: list[str], rank: int
+) -> None:
+    app = picker("--demo")
+    await pick_burst(app, [*"deploy", *keys, "enter"])
+    handed = app.handed_off
+    assert handed is not None and handed.query == "deploy"
+    assert [item.hit.rank for item in handed.picked if item.hit] == [rank]
+    expected = picker("--demo")
+    async with expected.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, expected)
+        assert isinstance(screen, MainScreen)
+        top = ranked_ids(screen, "deploy")[rank - 1]
+    assert [item.entry.id for item in handed.picked] == [top]
+
+
+async def test_a_move_typed_behind_a_query_that_fails_moves_in_the_list_left_shown() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert isinstance(screen, MainScreen)
+        await settled(pilot, screen, "")
+        browse = ranked_ids(screen, "")
+        burst(app, [*"after:nope", "down"])
+        results = screen.query_one(ResultsList)
+        await wait_until(pilot, lambda: screen.query_error and results.cursor == 1)
+        assert results.selected is not None and results.selected.entry.id == browse[1]
