@@ -67,13 +67,17 @@ def test_an_editor_that_cannot_start_still_resumes_the_app(
     assert severity == "error" and message.startswith("Could not run broken: ")
 
 
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [("exit 3", "exited with status 3"), ("kill -TERM $$", "was ended by SIGTERM")],
+)
 def test_an_editor_that_fails_is_reported_and_the_file_reloaded(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str, said: str
 ) -> None:
-    failing = script(tmp_path / "failing", "exit 3")
+    failing = script(tmp_path / "failing", body)
     opened, app = run_editor(monkeypatch, str(failing), tmp_path / "a.md")
     assert opened is True and app.events == ["suspend", "resume"]
-    assert app.notices == [("failing exited with status 3", "warning")]
+    assert app.notices == [(f"failing {said}", "warning")]
 
 
 def test_an_editor_gets_the_line_and_the_file(

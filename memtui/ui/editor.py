@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 from collections.abc import Mapping
 from pathlib import Path
@@ -82,8 +83,18 @@ def open_editor(app: App[Any], path: Path, line: int) -> bool:
         app.notify(f"Could not run {editor}: {failure}", severity="error", markup=False)
         return False
     if status != 0:
-        app.notify(f"{editor} exited with status {status}", severity="warning", markup=False)
+        app.notify(f"{editor} {how_it_ended(status)}", severity="warning", markup=False)
     return True
+
+
+def how_it_ended(status: int) -> str:
+    """An editor's failed exit in words: a negative status is the signal that ended it."""
+    if status > 0:
+        return f"exited with status {status}"
+    try:
+        return f"was ended by {signal.Signals(-status).name}"
+    except ValueError:
+        return f"was ended by signal {-status}"
 
 
 def run_awake(command: list[str]) -> int:
