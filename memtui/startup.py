@@ -114,12 +114,12 @@ def load_startup(
         found = tuple(item.root for item in what.opens)
         warnings += [warning for item in what.opens for warning in item.warnings]
     found, nested = drop_nested(found)
-    warnings += [
+    warnings += dict.fromkeys(  # a folder given three times is said once
         f"{root.path} given twice: opened once"
         if root.path == outer.path and root.only == outer.only
         else f"{root.path} is inside {outer.path}: opened once, as part of {outer.label}"
         for root, outer in nested
-    ]
+    )
     return Startup(
         config=config,
         warnings=tuple(warnings),

@@ -247,10 +247,12 @@ def test_nested_roots_given_together_open_once(tmp_path: Path) -> None:
     assert any("is inside" in warning for warning in startup.warnings)
 
 
-def test_a_root_given_twice_opens_once_and_says_so(tmp_path: Path) -> None:
-    """QA: `rank deploy w1 ./w1/` said "w1 is inside w1"."""
+@pytest.mark.parametrize("times", [2, 3])
+def test_a_root_given_twice_opens_once_and_says_so(tmp_path: Path, times: int) -> None:
+    """QA: `rank deploy w1 ./w1/` said "w1 is inside w1"; given three times, it said so twice."""
     (tmp_path / "w1").mkdir()
-    startup = load_startup(roots=[str(tmp_path / "w1"), f"{tmp_path}/./w1/"], today=TODAY)
+    given = [str(tmp_path / "w1"), *[f"{tmp_path}/./w1/"] * (times - 1)]
+    startup = load_startup(roots=given, today=TODAY)
     assert [root.path for root in startup.roots] == [tmp_path / "w1"]
     assert startup.warnings == (f"{tmp_path / 'w1'} given twice: opened once",)
 
