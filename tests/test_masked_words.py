@@ -39,8 +39,9 @@ MEMORY = (
         (f"token {GITHUB}", {TOKEN_TAIL: "ab" + MASK}),
         ("nothing secret here: just words", {}),
         (PEM, {"miiepaibaakcaqea1c7z9z5pad7oejecsq0bu3aozn3tihpmljnnudb9g3hecdnh": MASK}),
-        # a colour code before the value: the index's word is the value's, not `31m…`
-        (f"password = \u241b[31m{PASSWORD}\u241b[0m\nok", {PASSWORD: MASK}),
+        # a colour code before the value: the index's word is the value's, not `31m…`, and
+        # the mask keeps the codes around it
+        (f"password = \u241b[31m{PASSWORD}\u241b[0m\nok", {PASSWORD: "hu" + MASK}),
     ],
     ids=[
         "value",

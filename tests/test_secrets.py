@@ -64,6 +64,28 @@ def test_secret_shapes_are_masked_recognisably(text: str, secret: str, shown: st
     assert count == 1
 
 
+@pytest.mark.parametrize("code", ["\x1b[31m", "\u241b[1;33m"])  # raw, and as `visible` shows it
+@pytest.mark.parametrize(
+    ("secret", "shown"),
+    [
+        (GITHUB, "ghp_A1" + MASK),
+        (OPENAI, "sk-pro" + MASK),
+        (AWS_ID, "AKIAIO" + MASK),
+        (JWT, "eyJhbG" + MASK),
+        ("hunter2hunter2", "hu" + MASK),  # after `password = `
+    ],
+)
+def test_a_secret_behind_a_colour_code_is_masked_and_the_codes_kept(
+    code: str, secret: str, shown: str
+) -> None:
+    """Pasted terminal output: the token was glued to the code's last letter and left whole."""
+    reset = code[0] + "[0m"
+    text = f"password = {code}{secret}{reset} (pasted)"
+    masked, count = mask_secrets(text)
+    assert secret not in masked and count == 1
+    assert masked == f"password = {code}{shown}{reset} (pasted)"
+
+
 def test_private_key_block_keeps_its_lines() -> None:
     text = f"before\n{PEM}\nafter\n"
     masked, count = mask_secrets(text)
@@ -138,6 +160,8 @@ SECRETISH = st.sampled_from(
         "=",
         '"',
         "@",
+        "\x1b[31m",
+        "\u241b[0m",
     ]
 )
 TEXTISH = st.lists(st.one_of(SECRETISH, st.text(max_size=30)), max_size=12).map("".join)

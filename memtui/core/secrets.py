@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from memtui.core.search.tokenize import without_escapes
+
 MASK = "…••••"
 
 _PEM = re.compile(
@@ -150,9 +152,15 @@ def _credential_like(match: re.Match[str]) -> bool:
 
 
 def _find_secrets(text: str) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
-    """Private-key blocks as (start, end), other candidates as (start, end, kind)."""
+    """Private-key blocks as (start, end), other candidates as (start, end, kind).
+
+    Escape sequences are blanked first (`without_escapes`, offsets kept), as the index does:
+    a token right behind a colour code (`␛[31msk-live-…`, pasted terminal output) was glued to
+    the code's last letter and left whole, and a value's mask swallowed the codes around it."""
     if not _may_hold_secret(text):
         return [], []
+    if "\x1b" in text or "\u241b" in text:
+        text = without_escapes(text)
     blocks = [m.span() for m in _PEM.finditer(text)] if "-----BEGIN" in text else []
     others: list[tuple[int, int, str]] = []
     for kind, rare, needed, token in _TOKENS:
