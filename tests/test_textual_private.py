@@ -55,6 +55,7 @@ from memtui.ui.textual_private import (
     update_scrollbars,
 )
 from memtui.ui.widgets.footer import KeysFooter
+from memtui.ui.widgets.lines import set_virtual_size
 
 FINGERPRINTS: dict[str, tuple[Callable[..., Any], str]] = {
     # the private code memtui calls
@@ -257,6 +258,26 @@ async def test_quiet_input_announces_each_change_once_without_growing() -> None:
         await pilot.pause()
         assert sample.changes == ["a", "ab"]
         assert box.value == "ab" and box.virtual_size == width
+
+
+async def test_quiet_input_keeps_the_caret_in_view_as_input_does() -> None:
+    """Without the end of Input's first-change state, the box never scrolled: the text typed
+    past its width went on out of sight."""
+
+    class GrowingInput(QuietInput):
+        def value_changed(self, value: str) -> None:  # as the query box does
+            set_virtual_size(self, Size(self.content_width, 1))
+            super().value_changed(value)
+
+    box = GrowingInput()
+    box.styles.width = 12
+    async with Sample(box).run_test() as pilot:
+        await pilot.press(*"a long query past the box")
+        await pilot.pause()
+        assert box.max_scroll_x > 0 and box.scroll_x == box.max_scroll_x
+        await pilot.press("home")  # Input's own: the caret to the start, and the view with it
+        await pilot.pause()
+        assert box.cursor_position == 0 and box.scroll_x == 0
 
 
 class Keyed(App[None]):

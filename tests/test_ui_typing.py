@@ -26,6 +26,7 @@ from memtui.core.settings.history import default_history_path, write_history
 from memtui.ui import idle, render
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
+from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.entry_pane import EntryPane
 from memtui.ui.widgets.query import QueryInput
 from memtui.ui.widgets.results import ResultsList
@@ -233,3 +234,16 @@ async def test_the_typing_helpers_wait_for_a_pause_in_typing(
         await pilot.pause(idle.IDLE_S + 0.2)
         await wait_until(pilot, lambda: prepared != [])
         assert prepared == [screen.engine]
+
+
+async def test_a_query_longer_than_the_box_keeps_what_is_typed_in_view() -> None:
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_loaded(pilot, app)
+        box = screen.query_one(QueryInput)
+        query = "deploy the gateway service with docker compose then read the logs for xyzzy"
+        await pilot.press(*query)
+        await wait_until(pilot, lambda: screen.query_text == query)
+        assert box.max_scroll_x > 0 and box.scroll_x == box.max_scroll_x
+        query_row = painted_strips(app.screen)[box.region.y].text
+        assert "xyzzy" in query_row and not query_row.startswith(" ❯ deploy")

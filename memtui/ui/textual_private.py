@@ -208,12 +208,20 @@ class QuietInput(Input):
     Textual's `Input._watch_value` grows the virtual width with the text by assigning
     `virtual_size`, which re-lays out (and so repaints) the whole screen on every keystroke.
     A box of fixed size only needs its scroll range updated: subclasses do that, and anything
-    else a change needs, in `value_changed`. No suggester is run.
+    else a change needs, in `value_changed`. No suggester is run. The rest is Input's: the
+    first change ends its `_initial_value` state (until then a caret move does not scroll the
+    caret into view, and a query longer than the box hid what was being typed), and later
+    ones check the selection against the new length.
     """
 
     def _watch_value(self, value: str) -> None:
         self._suggestion = ""
         self.value_changed(value)
+        if self._initial_value:
+            self.cursor_position = len(self.value)
+            self._initial_value = False
+        else:
+            self.selection = self.selection
 
     def value_changed(self, value: str) -> None:
         """The value changed: announce it as `Input` does."""
