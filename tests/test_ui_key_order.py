@@ -65,12 +65,19 @@ async def pick_burst(app: MemtuiApp, keys: list[str]) -> None:
         await wait_until(pilot, lambda: not app.is_running)
 
 
-@pytest.mark.parametrize(("keys", "rank"), [([], 1), (["down", "down"], 3)])
+@pytest.mark.parametrize(
+    ("keys", "rank"),
+    [
+        (["enter"], 1),
+        (["down", "down", "enter"], 3),
+        (["ctrl+j"], 1),  # an enter typed before the app had the terminal: a newline
+    ],
+)
 async def test_a_pick_typed_right_behind_a_query_picks_from_its_results(
     keys: list[str], rank: int
 ) -> None:
     app = picker("--demo")
-    await pick_burst(app, [*"deploy", *keys, "enter"])
+    await pick_burst(app, [*"deploy", *keys])
     handed = app.handed_off
     assert handed is not None and handed.query == "deploy"
     assert [item.hit.rank for item in handed.picked if item.hit] == [rank]

@@ -48,9 +48,13 @@ MAIN_BINDINGS: list[BindingType] = [
 # widget, by when those keys were already given to it: the box would never see them.
 
 PICK_BINDINGS: list[BindingType] = [
-    Binding("enter", "pick", "Hand off", priority=True, id="pick.accept"),
+    Binding("enter,ctrl+j", "pick", "Hand off", priority=True, id="pick.accept"),
     Binding("ctrl+c", "cancel_pick", "Cancel", show=False, priority=True, id="pick.cancel"),
 ]
 """`memtui pick` only (the screen disables them otherwise): enter anywhere on the main screen
 prints the marked entries, or the selected one, and ends; ctrl+c, like esc, ends printing
-nothing. Priority, so the query box and the results do not take enter first."""
+nothing. Priority, so the query box and the results do not take enter first.
+
+Enter typed before the app has the terminal (`memtui pick` and the query sent in one go, as an
+agent driving tmux does) was turned into a newline by the terminal, which arrives as ctrl+j:
+where enter hands off or leaves the box, ctrl+j does too, as in readline."""

@@ -36,7 +36,7 @@ class QueryInput(QuietInput):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
-            "enter",
+            "enter,ctrl+j",  # ctrl+j: an enter typed ahead (see PICK_BINDINGS in ui.bindings)
             "screen.focus_results",
             "go to the results list",
             show=False,
