@@ -100,3 +100,17 @@ async def test_a_move_typed_behind_a_query_that_fails_moves_in_the_list_left_sho
         results = screen.query_one(ResultsList)
         await wait_until(pilot, lambda: screen.query_error and results.cursor == 1)
         assert results.selected is not None and results.selected.entry.id == browse[1]
+
+
+async def test_a_copy_typed_right_behind_a_query_and_a_move_copies_from_its_results() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_loaded(pilot, app)
+        assert isinstance(screen, MainScreen)
+        await settled(pilot, screen, "")
+        burst(app, [*"deploy", "tab", "j", "Y"])  # Y: the selected entry's citation
+        await wait_until(pilot, lambda: bool(app.clipboard))
+        assert screen.engine is not None
+        first, second = (hit.entry for hit in screen.engine.search("deploy").hits[:2])
+        assert f"{second.path}:{second.line_start}-" in app.clipboard
+        assert f"{first.path}:{first.line_start}-" not in app.clipboard

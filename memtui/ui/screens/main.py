@@ -204,9 +204,11 @@ class MainScreen(LiveResultsScreen):
             )
         )
 
+    @after_results
     def action_copy_entry(self) -> None:
         self._hand_off_chosen(Purpose.MARKDOWN)
 
+    @after_results
     def action_copy_citation(self) -> None:
         self._hand_off_chosen(Purpose.CITATIONS)
 
