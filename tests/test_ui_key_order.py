@@ -30,6 +30,14 @@ async def settled(pilot: Pilot[Any], screen: MainScreen, query: str) -> None:
     await pilot.pause()
 
 
+async def browsing(pilot: Pilot[Any], app: MemtuiApp) -> MainScreen:
+    """The demo's main screen once its browse list (newest first) has settled."""
+    screen = await wait_loaded(pilot, app)
+    assert isinstance(screen, MainScreen)
+    await settled(pilot, screen, "")
+    return screen
+
+
 @pytest.mark.parametrize(
     ("moves", "row"),
     [
@@ -45,9 +53,7 @@ async def test_moves_typed_right_behind_a_query_act_on_its_results(
 ) -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_loaded(pilot, app)
-        assert isinstance(screen, MainScreen)
-        await settled(pilot, screen, "")  # the browse list, newest first
+        screen = await browsing(pilot, app)
         burst(app, [*"deploy", *moves])
         await settled(pilot, screen, "deploy")
         results = screen.query_one(ResultsList)
@@ -92,9 +98,7 @@ async def test_a_pick_typed_right_behind_a_query_picks_from_its_results(
 async def test_a_move_typed_behind_a_query_that_fails_moves_in_the_list_left_shown() -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_loaded(pilot, app)
-        assert isinstance(screen, MainScreen)
-        await settled(pilot, screen, "")
+        screen = await browsing(pilot, app)
         browse = ranked_ids(screen, "")
         burst(app, [*"after:nope", "down"])
         results = screen.query_one(ResultsList)
@@ -105,9 +109,7 @@ async def test_a_move_typed_behind_a_query_that_fails_moves_in_the_list_left_sho
 async def test_a_copy_typed_right_behind_a_query_and_a_move_copies_from_its_results() -> None:
     app = demo_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_loaded(pilot, app)
-        assert isinstance(screen, MainScreen)
-        await settled(pilot, screen, "")
+        screen = await browsing(pilot, app)
         burst(app, [*"deploy", "tab", "j", "Y"])  # Y: the selected entry's citation
         await wait_until(pilot, lambda: bool(app.clipboard))
         assert screen.engine is not None
