@@ -116,3 +116,30 @@ async def test_a_copy_typed_right_behind_a_query_and_a_move_copies_from_its_resu
         first, second = (hit.entry for hit in screen.engine.search("deploy").hits[:2])
         assert f"{second.path}:{second.line_start}-" in app.clipboard
         assert f"{first.path}:{first.line_start}-" not in app.clipboard
+
+
+async def test_keys_typed_after_the_pick_enter_change_nothing() -> None:
+    """The picker is ending: what follows enter (the next shell command typed too soon, more
+    moves) must not change the query or the selection it picks from."""
+    app = picker("--demo")
+    await pick_burst(app, [*"deploy", "enter", "j", "x", "down", "space", "y"])
+    handed = app.handed_off
+    assert handed is not None and handed.query == "deploy"
+    assert [item.hit.rank for item in handed.picked if item.hit] == [1]
+
+
+async def test_a_pick_with_nothing_to_pick_rings_and_takes_keys_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    app = picker("--demo")
+    rings: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: rings.append(None))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await browsing(pilot, app)
+        burst(app, [*"zzqx", "enter"])
+        await wait_until(pilot, lambda: bool(rings))
+        assert app.is_running and not screen.keys_closed
+        await pilot.press("ctrl+u", *"deploy", "enter")
+        await wait_until(pilot, lambda: not app.is_running)
+    handed = app.handed_off
+    assert handed is not None and handed.query == "deploy"

@@ -51,6 +51,8 @@ class WaitsForResults(Protocol):
     """A screen whose list may lag behind its query box (`MainScreen`)."""
 
     list_waiter: ListWaiter
+    keys_closed: bool
+    """No key may change the query or the list any more (`memtui pick` has its enter)."""
 
 
 def after_results(
@@ -72,11 +74,17 @@ def after_results(
 
 async def run_own_binding(widget: Widget, event: events.Key, actions: Mapping[str, str]) -> None:
     """Run `widget`'s binding of `event`'s key now, in the order keys were typed, when
-    `actions` (key -> action) names it and no `[keymap]` remap has taken the key elsewhere."""
+    `actions` (key -> action) names it and no `[keymap]` remap has taken the key elsewhere.
+    Once the screen's keys are closed, every key that reaches the widget is dropped here."""
+    screen = widget.screen
+    if isinstance(screen, WaitsForResults) and screen.keys_closed:
+        event.stop()
+        event.prevent_default()
+        return
     action = actions.get(event.key)
     if action is None:
         return
-    active = widget.screen.active_bindings.get(event.key)
+    active = screen.active_bindings.get(event.key)
     if active is None or active.node is not widget or active.binding.action != action:
         return  # remapped by [keymap] to something else: the usual way
     event.stop()

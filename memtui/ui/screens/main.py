@@ -60,6 +60,8 @@ class MainScreen(LiveResultsScreen):
         self._waiting_hand_off: Purpose | None = None
         """A copy or pick asked for while `ctrl+a` was still marking."""
         self.list_waiter = self.searches.waiter = ListWaiter(self._results_current)
+        self.keys_closed = False
+        """`memtui pick` has its enter: keys typed after it no longer change what is picked."""
 
     def _results_current(self) -> bool:
         """The list shows what the box holds, ranked: its newest search has settled, and the
@@ -224,8 +226,13 @@ class MainScreen(LiveResultsScreen):
     def action_pick(self) -> None:
         """Enter in `memtui pick`. A priority key runs as it arrives, before the keys typed
         ahead of it have reached the box or the list: the pick waits behind them in the
-        focused widget's queue, then for their results."""
-        (self.focused or self).call_later(self._pick)
+        focused widget's queue, then for their results. Keys typed after it are dropped, as
+        the picker is ending (until it rings: nothing to pick)."""
+        (self.focused or self).call_later(self._enter_reached)
+
+    def _enter_reached(self) -> None:
+        self.keys_closed = True
+        self._pick()
 
     @after_results
     def _pick(self) -> None:
@@ -248,7 +255,7 @@ class MainScreen(LiveResultsScreen):
     def _hand_off(self, purpose: Purpose, entry_ids: list[str] | None) -> None:
         """Hand on `entry_ids` (None: every result) once a worker has looked them up."""
         if entry_ids == [] or self.engine is None:
-            self.app.bell()
+            self._nothing_handed()
             return
         hits = self.result.hits if self.result is not None else ()
         self.resolve_hand_off(self.engine, purpose, entry_ids, hits, self.pane.revealed)
@@ -270,7 +277,7 @@ class MainScreen(LiveResultsScreen):
     def _hand_off_resolved(self, message: messages.HandOffResolved) -> None:
         self._unmark(frozenset(message.gone))
         if not message.picked:
-            self.app.bell()
+            self._nothing_handed()
         elif message.purpose is Purpose.PICK:
             assert self.engine is not None
             self.link.hand_off(
@@ -279,6 +286,11 @@ class MainScreen(LiveResultsScreen):
         else:
             copied = copied_notice(message.purpose, len(message.picked), message.masked)
             clipboard.copy(self.app, message.text, copied, self.options.config.clipboard)
+
+    def _nothing_handed(self) -> None:
+        """Nothing to copy or pick: a bell, and the keys open again."""
+        self.keys_closed = False
+        self.app.bell()
 
     @on(ResultsList.MarksChanged)
     def _marks_changed(self) -> None:
