@@ -4,13 +4,15 @@ as fzf does, instead of acting on the list the query replaces."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from test_pick import picker
 from test_ui_typing import burst
 from textual.pilot import Pilot
-from ui_helpers import SIZE, demo_app, wait_loaded, wait_until
+from ui_fakes import FakeEngine
+from ui_helpers import SIZE, app_over, demo_app, static_text, wait_loaded, wait_until
 
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
@@ -143,3 +145,25 @@ async def test_a_pick_with_nothing_to_pick_rings_and_takes_keys_again(
         await wait_until(pilot, lambda: not app.is_running)
     handed = app.handed_off
     assert handed is not None and handed.query == "deploy"
+
+
+class BrokenEngine(FakeEngine):
+    def load_store(self, *, index_next: bool = False) -> None:
+        raise OSError("the disk went away")
+
+
+async def test_a_pick_after_a_failed_load_rings_instead_of_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keys typed while the memory loads wait for results; when the load fails there will be
+    none: they run on the empty list (the pick rings) and the box takes keys again."""
+    app = app_over(BrokenEngine(tmp_path, []), tmp_path)
+    app.options.hand_off = "selected"
+    rings: list[None] = []
+    monkeypatch.setattr(app, "bell", lambda: rings.append(None))
+    async with app.run_test(size=SIZE) as pilot:
+        burst(app, [*"deploy", "down", "enter"])
+        await wait_until(pilot, lambda: bool(rings))
+        screen = app.screen
+        assert isinstance(screen, MainScreen) and not screen.keys_closed
+        assert app.is_running and "Could not load" in static_text(app, "#banner")

@@ -67,9 +67,10 @@ class MainScreen(LiveResultsScreen):
         """The list shows what the box holds, ranked: its newest search has settled, and the
         index it needs is built (`ui.key_order`)."""
         engine = self.engine
+        if engine is None:
+            return not self.engine_loading  # the load failed: an empty list is all there is
         return (
-            engine is not None
-            and (engine.index_ready or not self.query_text.strip())
+            (engine.index_ready or not self.query_text.strip())
             and self.searches.newest_settled()
             and self.query_text == self.query_one(QueryInput).value
         )
@@ -286,6 +287,12 @@ class MainScreen(LiveResultsScreen):
         else:
             copied = copied_notice(message.purpose, len(message.picked), message.masked)
             clipboard.copy(self.app, message.text, copied, self.options.config.clipboard)
+
+    @on(messages.EngineFailed)
+    def _load_failed_here(self) -> None:
+        """What waited for results runs on the empty list once the failure is shown (a pick
+        rings), rather than waiting for results that will not come."""
+        self.call_later(self.list_waiter.caught_up)
 
     def _nothing_handed(self) -> None:
         """Nothing to copy or pick: a bell, and the keys open again."""
