@@ -16,27 +16,17 @@ from typing import Any
 import pytest
 from pty_terminal import DOWN, TERMINAL_RESTORED, Terminal
 from textual.pilot import Pilot
-from ui_helpers import SIZE, TODAY, rows, type_query, wait_loaded, wait_until, write
+from ui_helpers import SIZE, TODAY, picker, rows, type_query, wait_loaded, wait_until, write
 
 from memtui.bench import hostile
 from memtui.cli import build_parser
 from memtui.commands.pick import FORMATS, write_hand_off
 from memtui.commands.rank import run_rank
-from memtui.commands.tui import create_app
 from memtui.core.sanitize import has_unsafe
 from memtui.ui.app import MemtuiApp
 from memtui.ui.handoff import HandOff
-from memtui.ui.options import HandOffMode
 
 CITATION_LINE = re.compile(r"^(\S.*):(\d+)(?:-(\d+))? \((.+), (long_term|daily|note)\)$")
-
-
-def picker(*argv: str, multi: bool = False) -> MemtuiApp:
-    args = build_parser("pick").parse_args(
-        [*argv, "--no-watch", "--today", TODAY.isoformat(), *(["--multi"] if multi else [])]
-    )
-    mode: HandOffMode = "all" if multi else "selected"
-    return create_app(args, deterministic=True, hand_off=mode)
 
 
 def printed(handed: HandOff, form: str) -> str:

@@ -8,11 +8,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_pick import picker
-from test_ui_typing import burst
 from textual.pilot import Pilot
 from ui_fakes import FakeEngine
-from ui_helpers import SIZE, app_over, demo_app, static_text, wait_loaded, wait_until
+from ui_helpers import (
+    SIZE,
+    app_over,
+    burst,
+    demo_app,
+    picker,
+    static_text,
+    wait_loaded,
+    wait_until,
+)
 
 from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen

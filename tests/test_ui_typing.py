@@ -7,10 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from textual import events
 from ui_helpers import (
     SIZE,
     build_app,
+    burst,
     demo_app,
     rows,
     static_text,
@@ -24,7 +24,6 @@ from ui_helpers import (
 from memtui.core.live.engine import Engine
 from memtui.core.settings.history import default_history_path, write_history
 from memtui.ui import idle, render
-from memtui.ui.app import MemtuiApp
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.textual_private import painted_strips
 from memtui.ui.widgets.entry_pane import EntryPane
@@ -94,15 +93,6 @@ async def test_a_burst_after_a_clear_is_never_dropped(clear: list[str]) -> None:
         await pilot.press(*clear, *burst)  # one call: no pause between the clear and the keys
         await wait_until(pilot, lambda: screen.query_text == "rollback")
         assert screen.query_one(QueryInput).value == "rollback"
-
-
-def burst(app: MemtuiApp, keys: list[str]) -> None:
-    """Keys queued all at once, as a terminal delivers a paste or fast typing in one read:
-    nothing runs between them (`pilot.press` waits for the app to idle after each key)."""
-    for key in keys:
-        event = events.Key(key, key if len(key) == 1 else None)
-        event.set_sender(app)
-        app.post_message(event)
 
 
 @pytest.mark.parametrize(

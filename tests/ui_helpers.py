@@ -7,15 +7,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from textual import events
 from textual.command import Provider
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from memtui.cli import build_tui_parser
+from memtui.cli import build_parser, build_tui_parser
 from memtui.commands.tui import create_app
 from memtui.core.settings.config import Config
 from memtui.ui.app import MemtuiApp
-from memtui.ui.options import AppOptions
+from memtui.ui.options import AppOptions, HandOffMode
 from memtui.ui.screens.main import MainScreen
 from memtui.ui.widgets.detail import EntryView
 from memtui.ui.widgets.results import ResultsList
@@ -34,6 +35,23 @@ def build_app(*argv: str, deterministic: bool = True) -> MemtuiApp:
 
 def demo_app(*argv: str) -> MemtuiApp:
     return build_app("--demo", "--no-watch", *argv)
+
+
+def picker(*argv: str, multi: bool = False) -> MemtuiApp:
+    args = build_parser("pick").parse_args(
+        [*argv, "--no-watch", "--today", TODAY.isoformat(), *(["--multi"] if multi else [])]
+    )
+    mode: HandOffMode = "all" if multi else "selected"
+    return create_app(args, deterministic=True, hand_off=mode)
+
+
+def burst(app: MemtuiApp, keys: list[str]) -> None:
+    """Keys queued all at once, as a terminal delivers a paste or fast typing in one read:
+    nothing runs between them (`pilot.press` waits for the app to idle after each key)."""
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app.post_message(event)
 
 
 def app_over(engine: object, root: Path) -> MemtuiApp:
