@@ -253,7 +253,7 @@ def _editing_keys() -> dict[str, str]:
 QueryInput.EDITING_KEYS = _editing_keys()
 _MOVES = ("query.down", "query.up", "query.page_down", "query.page_up", "query.first", "query.last")
 QueryInput.LIST_KEYS = {
-    binding.key: binding.action
-    for binding in QueryInput.BINDINGS
-    if isinstance(binding, Binding) and binding.id in _MOVES
+    key: binding.action
+    for key, binding in keys_of(QueryInput.BINDINGS).items()
+    if binding.id in _MOVES
 }
